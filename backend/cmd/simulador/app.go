@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/sqlite"
+)
+
+// app is the wired application, shared by the server and the commands.
+type app struct {
+	cfg    config.Config
+	log    *slog.Logger
+	store  store.Store
+	auth   *auth.Service
+	groups *groups.Service
+}
+
+func newApp(ctx context.Context) (*app, error) {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return nil, err
+	}
+	log := newLogger(cfg)
+	st, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := auth.NewMicrosoftVerifier(cfg.Microsoft)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	sessions := auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax)
+	return &app{
+		cfg:    cfg,
+		log:    log,
+		store:  st,
+		auth:   auth.NewService(st, sessions, ms),
+		groups: groups.NewService(st),
+	}, nil
+}
+
+func (a *app) Close() error { return a.store.Close() }
+
+func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
+	if cfg.DatabaseURL != "" {
+		return nil, errors.New("DATABASE_URL: the PostgreSQL store is not available in this build")
+	}
+	st, err := sqlite.Open(ctx, cfg.SQLitePath())
+	if err != nil {
+		return nil, fmt.Errorf("open SQLite store in %s: %w", cfg.DataDir, err)
+	}
+	return st, nil
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}

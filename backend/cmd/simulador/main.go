@@ -1,0 +1,65 @@
+// Command simulador is the oral exam simulator: the web server and the
+// terminal commands that administer it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+const usage = `Usage: simulador <command> [flags]
+
+Commands:
+  serve                         start the web server (default)
+  users create --email E --password P --role tutor|estudiante [--name "Nombre Apellido"]
+  users set-role --email E --role tutor|estudiante
+
+Configuration comes from the environment (see README.md): ADDR, PORT,
+DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "error:", message(err))
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return serve(ctx, stderr)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, stderr)
+	case "users":
+		return usersCommand(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// message shows a domain error's user-facing text instead of its code.
+func message(err error) string {
+	var ue *domain.UserError
+	if errors.As(err, &ue) {
+		return ue.Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/webui"
+)
+
+func serve(ctx context.Context, stderr io.Writer) error {
+	a, err := newApp(ctx)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	srv := &http.Server{
+		Addr: a.cfg.Addr,
+		Handler: httpapi.New(httpapi.Deps{
+			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Log: a.log,
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
+	}
+
+	go a.sweepSessions(ctx)
+	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir,
+		"microsoft", a.cfg.Microsoft.Enabled(), "frontend", webui.Built())
+	if !webui.Built() {
+		a.log.Warn("this binary was built without the frontend; run `make build`")
+	}
+	firstRunHint(ctx, a, stderr)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// firstRunHint tells a newcomer how to create the first tutor.
+func firstRunHint(ctx context.Context, a *app, w io.Writer) {
+	tutors, err := a.store.ListUsersByRole(ctx, domain.RoleTutor)
+	if err != nil || len(tutors) > 0 {
+		return
+	}
+	fmt.Fprintf(w, `
+  No tutor account exists yet. Create the first one from another terminal:
+
+    DATA_DIR=%s bin/simulador users create --email tutor@utpl.edu.ec --password 'una-clave-segura' --role tutor --name "Nombre Apellido"
+
+  then sign in at http://%s/login with that email and password.
+
+`, a.cfg.DataDir, hostForHint(a.cfg.Addr))
+}
+
+func (a *app) sweepSessions(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := a.auth.Sessions().Sweep(ctx); err != nil {
+				a.log.Warn("session sweep failed", "err", err)
+			} else if n > 0 {
+				a.log.Debug("expired sessions removed", "count", n)
+			}
+		}
+	}
+}
+
+func displayAddr(addr net.Addr) string { return hostForHint(addr.String()) }
+
+// hostForHint turns a listen address into one a browser can open.
+func hostForHint(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}

@@ -1,0 +1,157 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+
+	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+// MicrosoftClaims are the ID token claims the product uses.
+type MicrosoftClaims struct {
+	ObjectID          string `json:"oid"`
+	TenantID          string `json:"tid"`
+	Email             string `json:"email"`
+	PreferredUsername string `json:"preferred_username"`
+	Name              string `json:"name"`
+	GivenName         string `json:"given_name"`
+	FamilyName        string `json:"family_name"`
+	Nonce             string `json:"nonce"`
+}
+
+// MicrosoftVerifier verifies ID tokens issued by the configured Entra ID
+// tenant: signature against the tenant's published keys, issuer, audience,
+// expiry, tenant and nonce.
+type MicrosoftVerifier struct {
+	cfg    config.Microsoft
+	client *http.Client
+
+	mu       sync.Mutex
+	verifier *oidc.IDTokenVerifier
+}
+
+// NewMicrosoftVerifier returns nil when the sign-in is not configured. The
+// issuer's discovery document is fetched lazily, so the server starts even
+// when the identity provider is unreachable.
+func NewMicrosoftVerifier(cfg config.Microsoft) (*MicrosoftVerifier, error) {
+	if !cfg.Enabled() {
+		return nil, nil
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	if cfg.CAFile != "" {
+		pem, err := os.ReadFile(cfg.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("MS_CA_FILE: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("MS_CA_FILE: no certificate found in %s", cfg.CAFile)
+		}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		client.Transport = tr
+	}
+	return &MicrosoftVerifier{cfg: cfg, client: client}, nil
+}
+
+// Issuer is the tenant's token issuer.
+func (v *MicrosoftVerifier) Issuer() string { return v.cfg.Authority + "/v2.0" }
+
+func (v *MicrosoftVerifier) idTokenVerifier(ctx context.Context) (*oidc.IDTokenVerifier, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.verifier != nil {
+		return v.verifier, nil
+	}
+	discoverCtx, cancel := context.WithTimeout(oidc.ClientContext(ctx, v.client), 15*time.Second)
+	defer cancel()
+	p, err := oidc.NewProvider(discoverCtx, v.Issuer())
+	if err != nil {
+		return nil, fmt.Errorf("discover %s: %w", v.Issuer(), err)
+	}
+	// The provider's key set refreshes keys with its own background context
+	// and the client captured here, so the request's context is not kept.
+	v.verifier = p.Verifier(&oidc.Config{ClientID: v.cfg.ClientID})
+	return v.verifier, nil
+}
+
+// Verify checks raw and returns its claims; the email is normalised.
+func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (MicrosoftClaims, error) {
+	var c MicrosoftClaims
+	if raw == "" || nonce == "" {
+		return c, errors.New("missing token or nonce")
+	}
+	verifier, err := v.idTokenVerifier(ctx)
+	if err != nil {
+		return c, err
+	}
+	tok, err := verifier.Verify(ctx, raw)
+	if err != nil {
+		return c, err
+	}
+	if err := tok.Claims(&c); err != nil {
+		return c, err
+	}
+	if subtle.ConstantTimeCompare([]byte(c.Nonce), []byte(nonce)) != 1 {
+		return c, errors.New("nonce mismatch")
+	}
+	// With a tenant GUID configured, the issuer check already pins the tenant;
+	// the tid claim is checked too so a domain-name tenant is pinned as well.
+	if c.TenantID == "" || (isGUID(v.cfg.TenantID) && !strings.EqualFold(c.TenantID, v.cfg.TenantID)) {
+		return c, fmt.Errorf("token from tenant %q", c.TenantID)
+	}
+	if c.ObjectID == "" {
+		return c, errors.New("token without oid")
+	}
+	c.Email = domain.NormalizeEmail(c.Email)
+	if c.Email == "" {
+		c.Email = domain.NormalizeEmail(c.PreferredUsername)
+	}
+	if !domain.ValidEmail(c.Email) {
+		return c, fmt.Errorf("token without a usable email (%q)", c.Email)
+	}
+	return c, nil
+}
+
+func isGUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func newNonce() (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}

@@ -1,0 +1,215 @@
+// Package auth owns sign-in: local passwords, Microsoft (Entra ID) tokens,
+// profiles created at first sign-in, and server-side sessions.
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// Error codes the frontend maps to the spec's dialogs.
+const (
+	CodeMissingCredentials = "missing_credentials"
+	CodeInvalidCredentials = "invalid_credentials"
+	CodeTooManyAttempts    = "too_many_attempts"
+	CodeMicrosoftDisabled  = "microsoft_not_configured"
+	CodeMicrosoftRejected  = "microsoft_token_rejected"
+)
+
+// Service signs users in and manages profiles.
+type Service struct {
+	store     store.Store
+	sessions  *Sessions
+	accounts  *Throttle // failures per account
+	addresses *Throttle // failures per client address
+	microsoft *MicrosoftVerifier
+	now       func() time.Time
+}
+
+// NewService wires the sign-in service. microsoft may be nil (not configured).
+func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier) *Service {
+	return &Service{
+		store:     s,
+		sessions:  sessions,
+		accounts:  NewThrottle(5, 15*time.Minute),
+		addresses: NewThrottle(20, 15*time.Minute),
+		microsoft: microsoft,
+		now:       time.Now,
+	}
+}
+
+// Sessions returns the session manager.
+func (s *Service) Sessions() *Sessions { return s.sessions }
+
+// MicrosoftEnabled reports whether the university sign-in is configured.
+func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
+
+// LoginPassword checks an email and password. Every failure looks the same to
+// the caller (the spec's single "incorrect" dialog), and repeated failures
+// per account or address are slowed down.
+func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (domain.User, error) {
+	email = domain.NormalizeEmail(email)
+	if email == "" || password == "" {
+		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
+	}
+	if wait := max(s.accounts.Wait("mail:"+email), s.addresses.Wait("ip:"+ip)); wait > 0 {
+		return domain.User{}, tooMany(wait)
+	}
+	fail := func() (domain.User, error) {
+		s.accounts.Fail("mail:" + email)
+		s.addresses.Fail("ip:" + ip)
+		return domain.User{}, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeInvalidCredentials,
+			Message: "El correo o la constraseña son incorrectos"}
+	}
+	u, err := s.store.GetUserByMail(ctx, email)
+	if errors.Is(err, domain.ErrNotFound) {
+		_, _ = VerifyPassword(dummyHash, password)
+		return fail()
+	}
+	if err != nil {
+		return domain.User{}, err
+	}
+	hash, err := s.store.PasswordHash(ctx, u.ID)
+	if err != nil {
+		return domain.User{}, err
+	}
+	if hash == "" { // Microsoft-only account
+		_, _ = VerifyPassword(dummyHash, password)
+		return fail()
+	}
+	ok, err := VerifyPassword(hash, password)
+	if err != nil {
+		return domain.User{}, fmt.Errorf("verify password of %s: %w", u.ID, err)
+	}
+	if !ok {
+		return fail()
+	}
+	s.accounts.Reset("mail:" + email)
+	return u, nil
+}
+
+func tooMany(wait time.Duration) error {
+	minutes := int(wait.Round(time.Minute) / time.Minute)
+	msg := "Demasiados intentos fallidos. Espere un momento e intente de nuevo."
+	if minutes >= 1 {
+		msg = fmt.Sprintf("Demasiados intentos fallidos. Espere %d minuto(s) e intente de nuevo.", minutes)
+	}
+	return &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeTooManyAttempts, Message: msg,
+		Details: map[string]int{"retryAfterSeconds": int(wait.Seconds()) + 1}}
+}
+
+// NewMicrosoftNonce returns a fresh nonce for a Microsoft sign-in.
+func (s *Service) NewMicrosoftNonce() (string, error) {
+	if s.microsoft == nil {
+		return "", microsoftDisabled()
+	}
+	return newNonce()
+}
+
+// LoginMicrosoft verifies a Microsoft ID token and returns the profile,
+// creating it with role estudiante on first sign-in (created = true).
+func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) (u domain.User, created bool, err error) {
+	if s.microsoft == nil {
+		return u, false, microsoftDisabled()
+	}
+	claims, err := s.microsoft.Verify(ctx, rawIDToken, nonce)
+	if err != nil {
+		return u, false, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeMicrosoftRejected,
+			Message: "No se pudo verificar la cuenta institucional."}
+	}
+	subject := claims.TenantID + ":" + claims.ObjectID
+	err = s.store.InTx(ctx, func(tx store.Store) error {
+		u, err = tx.UserByIdentity(ctx, "microsoft", subject)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, domain.ErrNotFound) {
+			return err
+		}
+		// A profile created beforehand by email (e.g. a tutor created from the
+		// terminal) is linked, not duplicated: the tenant vouches for the address.
+		u, err = tx.GetUserByMail(ctx, claims.Email)
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+			u = profileFromClaims(claims, s.now())
+			if err := tx.CreateUser(ctx, u); err != nil {
+				return err
+			}
+			created = true
+		case err != nil:
+			return err
+		}
+		return tx.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: subject, UserID: u.ID})
+	})
+	if err != nil {
+		return domain.User{}, false, err
+	}
+	return u, created, nil
+}
+
+func profileFromClaims(c MicrosoftClaims, now time.Time) domain.User {
+	given, surname := c.GivenName, c.FamilyName
+	if given == "" && surname == "" {
+		given, surname = domain.SplitName(c.Name)
+	}
+	display := strings.TrimSpace(c.Name)
+	if display == "" {
+		display = strings.TrimSpace(given + " " + surname)
+	}
+	return domain.User{
+		ID: domain.NewID(), Mail: c.Email, DisplayName: display, GivenName: given, Surname: surname,
+		Role: domain.RoleStudent, CreatedAt: now.UTC(),
+	}
+}
+
+func microsoftDisabled() error {
+	return &domain.UserError{Kind: domain.ErrNotFound, Code: CodeMicrosoftDisabled,
+		Message: "El inicio de sesión con la cuenta institucional no está configurado. Use su correo y contraseña o consulte al administrador."}
+}
+
+// CreateUser creates a profile with a local password (terminal command).
+func (s *Service) CreateUser(ctx context.Context, email, password string, role domain.Role, name string) (domain.User, error) {
+	email = domain.NormalizeEmail(email)
+	if !domain.ValidEmail(email) {
+		return domain.User{}, domain.Invalid("invalid_email", fmt.Sprintf("el correo %q no es válido", email))
+	}
+	if len([]rune(password)) < MinPasswordLength {
+		return domain.User{}, domain.Invalid("weak_password", fmt.Sprintf("la contraseña debe tener al menos %d caracteres", MinPasswordLength))
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return domain.User{}, err
+	}
+	given, surname := domain.SplitName(name)
+	u := domain.User{ID: domain.NewID(), Mail: email, DisplayName: strings.Join(strings.Fields(name), " "),
+		GivenName: given, Surname: surname, Role: role, CreatedAt: s.now().UTC()}
+	err = s.store.InTx(ctx, func(tx store.Store) error {
+		if err := tx.CreateUser(ctx, u); err != nil {
+			if errors.Is(err, domain.ErrConflict) {
+				return domain.Conflict("user_exists", fmt.Sprintf("ya existe un usuario con el correo %s", email))
+			}
+			return err
+		}
+		return tx.SetPasswordHash(ctx, u.ID, hash)
+	})
+	return u, err
+}
+
+// SetRole changes a user's role by email (terminal command).
+func (s *Service) SetRole(ctx context.Context, email string, role domain.Role) (domain.User, error) {
+	u, err := s.store.GetUserByMail(ctx, email)
+	if errors.Is(err, domain.ErrNotFound) {
+		return u, domain.NotFound("user_not_found", fmt.Sprintf("no existe un usuario con el correo %s", domain.NormalizeEmail(email)))
+	}
+	if err != nil {
+		return u, err
+	}
+	u.Role = role
+	return u, s.store.UpdateUser(ctx, u)
+}

@@ -1,0 +1,106 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// touchEvery limits how often a session's last-seen time is written: once a
+// minute is precise enough for an idle timeout measured in hours.
+const touchEvery = time.Minute
+
+// Sessions issues and resolves server-side sessions. The token is random and
+// only its SHA-256 is stored, so a leaked database does not leak sessions.
+type Sessions struct {
+	store store.Store
+	idle  time.Duration
+	max   time.Duration
+	now   func() time.Time
+}
+
+// NewSessions returns a session manager with idle and absolute timeouts.
+func NewSessions(s store.Store, idle, max time.Duration) *Sessions {
+	return &Sessions{store: s, idle: idle, max: max, now: time.Now}
+}
+
+// MaxAge is the absolute lifetime, used for the cookie's Max-Age.
+func (m *Sessions) MaxAge() time.Duration { return m.max }
+
+// Create starts a new session for userID and returns its token.
+func (m *Sessions) Create(ctx context.Context, userID, userAgent, ip string) (string, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", err
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw)
+	now := m.now().UTC()
+	if len(userAgent) > 256 {
+		userAgent = userAgent[:256]
+	}
+	err := m.store.CreateSession(ctx, domain.Session{
+		TokenHash: hashToken(token), UserID: userID, CreatedAt: now, LastSeenAt: now,
+		ExpiresAt: now.Add(m.max), UserAgent: userAgent, IP: ip,
+	})
+	if err != nil {
+		return "", fmt.Errorf("create session: %w", err)
+	}
+	return token, nil
+}
+
+// Resolve returns the user of a live session; domain.ErrUnauthenticated when
+// the token is unknown, idle too long or past its absolute expiry.
+func (m *Sessions) Resolve(ctx context.Context, token string) (domain.User, error) {
+	if token == "" || len(token) > 128 {
+		return domain.User{}, domain.ErrUnauthenticated
+	}
+	h := hashToken(token)
+	se, err := m.store.GetSession(ctx, h)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.User{}, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.User{}, err
+	}
+	now := m.now().UTC()
+	if !now.Before(se.ExpiresAt) || now.Sub(se.LastSeenAt) >= m.idle {
+		_ = m.store.DeleteSession(ctx, h)
+		return domain.User{}, domain.ErrUnauthenticated
+	}
+	if now.Sub(se.LastSeenAt) >= touchEvery {
+		if err := m.store.TouchSession(ctx, h, now); err != nil {
+			return domain.User{}, err
+		}
+	}
+	u, err := m.store.GetUser(ctx, se.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.User{}, domain.ErrUnauthenticated
+	}
+	return u, err
+}
+
+// Revoke ends the session of token (no error when it does not exist).
+func (m *Sessions) Revoke(ctx context.Context, token string) error {
+	if token == "" {
+		return nil
+	}
+	return m.store.DeleteSession(ctx, hashToken(token))
+}
+
+// Sweep deletes expired sessions; the server calls it periodically.
+func (m *Sessions) Sweep(ctx context.Context) (int64, error) {
+	return m.store.DeleteExpiredSessions(ctx, m.now().UTC(), m.idle)
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}

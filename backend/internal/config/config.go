@@ -1,0 +1,208 @@
+// Package config reads the server's configuration from the environment once,
+// at start, and validates it. Every setting has a safe default so that a
+// fresh clone runs with no configuration at all.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the validated configuration.
+type Config struct {
+	Addr        string // listen address
+	DataDir     string // SQLite file, recordings
+	DatabaseURL string // postgres://... selects PostgreSQL; empty selects SQLite in DataDir
+	LogLevel    string // debug, info, warn, error
+	LogFormat   string // text or json
+
+	CookieSecure string // auto (Secure when the request came over HTTPS), always, never
+	TrustProxy   bool   // take the client address from X-Forwarded-For (Cloud Run, Firebase Hosting)
+	SessionIdle  time.Duration
+	SessionMax   time.Duration
+
+	Microsoft Microsoft
+	Site      Site
+}
+
+// Microsoft configures the university-account sign-in (Entra ID).
+type Microsoft struct {
+	TenantID string
+	ClientID string
+	// Authority is the tenant's authority URL; the issuer is Authority+"/v2.0".
+	// Defaults to https://login.microsoftonline.com/<tenant>.
+	Authority string
+	// CAFile is an extra PEM bundle trusted when fetching the issuer's keys
+	// (used by tests that run a local issuer with a generated certificate).
+	CAFile string
+}
+
+// Enabled reports whether the Microsoft sign-in is configured.
+func (m Microsoft) Enabled() bool { return m.TenantID != "" && m.ClientID != "" }
+
+// Site is what the public pages show about the institution.
+type Site struct {
+	InstitutionName string `json:"institutionName"`
+	UniversityURL   string `json:"universityUrl"`
+	ContactEmail    string `json:"contactEmail"`
+	ContactPhone    string `json:"contactPhone"`
+	ContactAddress  string `json:"contactAddress"`
+	Facebook        string `json:"facebook"`
+	Instagram       string `json:"instagram"`
+	X               string `json:"x"`
+	YouTube         string `json:"youtube"`
+	IntroVideoURL   string `json:"introVideoUrl"`
+}
+
+// FromEnv reads the process environment.
+func FromEnv() (Config, error) { return Load(os.LookupEnv) }
+
+// Load reads configuration through lookup (os.LookupEnv in production).
+func Load(lookup func(string) (string, bool)) (Config, error) {
+	get := func(key, def string) string {
+		if v, ok := lookup(key); ok && strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+		return def
+	}
+	var errs []error
+	bad := func(key, value, why string) {
+		errs = append(errs, fmt.Errorf("%s=%q: %s", key, value, why))
+	}
+
+	c := Config{
+		DataDir:      get("DATA_DIR", "data"),
+		DatabaseURL:  get("DATABASE_URL", ""),
+		LogLevel:     strings.ToLower(get("LOG_LEVEL", "info")),
+		LogFormat:    strings.ToLower(get("LOG_FORMAT", "text")),
+		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "auto")),
+	}
+
+	// ADDR wins; PORT alone (as Cloud Run sets it) listens on every interface.
+	switch addr, port := get("ADDR", ""), get("PORT", ""); {
+	case addr != "":
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			bad("ADDR", addr, "expected host:port, e.g. 127.0.0.1:8080")
+		}
+		c.Addr = addr
+	case port != "":
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			bad("PORT", port, "expected a port number between 1 and 65535")
+		}
+		c.Addr = ":" + port
+	default:
+		c.Addr = "127.0.0.1:8080"
+	}
+
+	if abs, err := filepath.Abs(c.DataDir); err == nil {
+		c.DataDir = abs
+	}
+	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+		bad("DATABASE_URL", "…", "only postgres:// URLs are supported; leave it empty for the embedded SQLite store")
+	}
+	if !oneOf(c.LogLevel, "debug", "info", "warn", "error") {
+		bad("LOG_LEVEL", c.LogLevel, "expected debug, info, warn or error")
+	}
+	if !oneOf(c.LogFormat, "text", "json") {
+		bad("LOG_FORMAT", c.LogFormat, "expected text or json")
+	}
+	if !oneOf(c.CookieSecure, "auto", "always", "never") {
+		bad("COOKIE_SECURE", c.CookieSecure, "expected auto, always or never")
+	}
+	{
+		v := get("TRUST_PROXY", "false")
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			bad("TRUST_PROXY", v, "expected true or false")
+		}
+		c.TrustProxy = b
+	}
+	c.SessionIdle = duration(get, bad, "SESSION_IDLE_TIMEOUT", "12h")
+	c.SessionMax = duration(get, bad, "SESSION_MAX_AGE", "168h")
+	if c.SessionIdle > c.SessionMax && c.SessionMax > 0 {
+		bad("SESSION_IDLE_TIMEOUT", c.SessionIdle.String(), "must not exceed SESSION_MAX_AGE")
+	}
+
+	c.Microsoft = Microsoft{
+		TenantID: get("MS_TENANT_ID", ""),
+		ClientID: get("MS_CLIENT_ID", ""),
+		CAFile:   get("MS_CA_FILE", ""),
+	}
+	if (c.Microsoft.TenantID == "") != (c.Microsoft.ClientID == "") {
+		bad("MS_TENANT_ID/MS_CLIENT_ID", "", "set both to enable the Microsoft sign-in, or neither")
+	}
+	c.Microsoft.Authority = strings.TrimRight(get("MS_AUTHORITY", ""), "/")
+	if c.Microsoft.Authority == "" && c.Microsoft.TenantID != "" {
+		c.Microsoft.Authority = "https://login.microsoftonline.com/" + c.Microsoft.TenantID
+	}
+	if a := c.Microsoft.Authority; a != "" && !isURL(a, "https") {
+		bad("MS_AUTHORITY", a, "expected an https:// URL")
+	}
+	if f := c.Microsoft.CAFile; f != "" {
+		if _, err := os.Stat(f); err != nil {
+			bad("MS_CA_FILE", f, "cannot read the file")
+		}
+	}
+
+	c.Site = Site{
+		InstitutionName: get("INSTITUTION_NAME", "Universidad Técnica Particular de Loja"),
+		UniversityURL:   get("UNIVERSITY_URL", "https://www.utpl.edu.ec"),
+		ContactEmail:    get("CONTACT_EMAIL", "derecho@utpl.edu.ec"),
+		ContactPhone:    get("CONTACT_PHONE", "+593 7 370 1444"),
+		ContactAddress:  get("CONTACT_ADDRESS", "San Cayetano Alto, calle París, Loja, Ecuador"),
+		Facebook:        get("SOCIAL_FACEBOOK", "https://www.facebook.com/utpl.loja"),
+		Instagram:       get("SOCIAL_INSTAGRAM", "https://www.instagram.com/utpl"),
+		X:               get("SOCIAL_X", "https://x.com/utpl"),
+		YouTube:         get("SOCIAL_YOUTUBE", "https://www.youtube.com/user/utpl"),
+		IntroVideoURL:   get("INTRO_VIDEO_URL", ""),
+	}
+	for key, v := range map[string]string{
+		"UNIVERSITY_URL": c.Site.UniversityURL, "SOCIAL_FACEBOOK": c.Site.Facebook, "SOCIAL_INSTAGRAM": c.Site.Instagram,
+		"SOCIAL_X": c.Site.X, "SOCIAL_YOUTUBE": c.Site.YouTube, "INTRO_VIDEO_URL": c.Site.IntroVideoURL,
+	} {
+		if v != "" && !isURL(v, "https", "http") && !strings.HasPrefix(v, "/") {
+			bad(key, v, "expected an http(s):// URL")
+		}
+	}
+
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("invalid configuration: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// SQLitePath is where the embedded store lives.
+func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "simulador.db") }
+
+func duration(get func(string, string) string, bad func(string, string, string), key, def string) time.Duration {
+	v := get(key, def)
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		bad(key, v, "expected a positive duration such as 30m or 12h")
+	}
+	return d
+}
+
+func oneOf(v string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+
+func isURL(v string, schemes ...string) bool {
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return oneOf(u.Scheme, schemes...)
+}

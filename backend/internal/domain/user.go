@@ -1,0 +1,77 @@
+package domain
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+)
+
+// Role is a user's role. The spec names two values.
+type Role string
+
+const (
+	RoleStudent Role = "estudiante"
+	RoleTutor   Role = "tutor"
+)
+
+// ParseRole accepts exactly the spec's role names.
+func ParseRole(s string) (Role, bool) {
+	switch Role(s) {
+	case RoleStudent, RoleTutor:
+		return Role(s), true
+	}
+	return "", false
+}
+
+// User is a profile (spec section 3, collection users).
+type User struct {
+	ID          string
+	Mail        string // always normalised with NormalizeEmail
+	DisplayName string
+	GivenName   string
+	Surname     string
+	PhotoURL    string
+	Role        Role
+	CreatedAt   time.Time
+}
+
+// IsTutor reports whether the user is a teacher.
+func (u User) IsTutor() bool { return u.Role == RoleTutor }
+
+// NormalizeEmail trims and lowercases an address so that emails compare
+// case-insensitively everywhere (storage, lookups, group membership).
+func NormalizeEmail(s string) string {
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+// ValidEmail reports whether s is a bare address (no display name) with a
+// dotted domain.
+func ValidEmail(s string) bool {
+	if s == "" || strings.ContainsAny(s, " <>\"") {
+		return false
+	}
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || addr.Name != "" {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	return at > 0 && strings.Count(s, "@") == 1 && strings.Contains(s[at+1:], ".") && !strings.HasSuffix(s, ".")
+}
+
+// SplitName splits "Nombre Apellido" into given name and surname. Spanish
+// names usually carry two given names and two surnames; with four or more
+// words the first half is the given name.
+func SplitName(full string) (given, surname string) {
+	words := strings.Fields(full)
+	switch len(words) {
+	case 0:
+		return "", ""
+	case 1:
+		return words[0], ""
+	case 2, 3:
+		return words[0], strings.Join(words[1:], " ")
+	default:
+		half := len(words) / 2
+		return strings.Join(words[:half], " "), strings.Join(words[half:], " ")
+	}
+}

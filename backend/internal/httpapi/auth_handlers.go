@@ -1,0 +1,114 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+// session answers "who am I and where may I go"; a guest gets user null
+// (200, so that a guest's page load logs no failed request).
+func (a *api) session(c echo.Context) error {
+	u, ok := currentUser(c)
+	if !ok {
+		return c.JSON(http.StatusOK, sessionDTO{})
+	}
+	dto, err := a.sessionFor(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dto)
+}
+
+func (a *api) sessionFor(c echo.Context, u domain.User) (sessionDTO, error) {
+	test, err := a.groups.CanEnterTest(c.Request().Context(), u)
+	if err != nil {
+		return sessionDTO{}, err
+	}
+	return sessionDTO{User: toUserDTO(u), Access: accessDTO{Test: test, Admin: u.IsTutor()}}, nil
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+func (a *api) login(c echo.Context) error {
+	var req loginRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	u, err := a.auth.LoginPassword(c.Request().Context(), req.Email, req.Password, c.RealIP())
+	if err != nil {
+		return err
+	}
+	if err := a.startSession(c, u); err != nil {
+		return err
+	}
+	dto, err := a.sessionFor(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, dto)
+}
+
+func (a *api) logout(c echo.Context) error {
+	if ck, err := c.Cookie(sessionCookie); err == nil {
+		if err := a.auth.Sessions().Revoke(c.Request().Context(), ck.Value); err != nil {
+			return err
+		}
+	}
+	a.clearCookie(c, sessionCookie, "/")
+	return c.NoContent(http.StatusNoContent)
+}
+
+type microsoftStartResponse struct {
+	Nonce string `json:"nonce"`
+}
+
+// microsoftStart issues the nonce the popup must carry into the ID token. It
+// is bound to this browser by an HttpOnly cookie and used once.
+func (a *api) microsoftStart(c echo.Context) error {
+	nonce, err := a.auth.NewMicrosoftNonce()
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: nonceCookie, Value: nonce, Path: "/api/auth/microsoft", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: a.secureCookies(c.Request()), MaxAge: 600})
+	return c.JSON(http.StatusOK, microsoftStartResponse{Nonce: nonce})
+}
+
+type microsoftLoginRequest struct {
+	IDToken string `json:"idToken"`
+}
+
+type microsoftLoginResponse struct {
+	sessionDTO
+	Created bool `json:"created"`
+}
+
+func (a *api) microsoftLogin(c echo.Context) error {
+	var req microsoftLoginRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	nonce := ""
+	if ck, err := c.Cookie(nonceCookie); err == nil {
+		nonce = ck.Value
+	}
+	a.clearCookie(c, nonceCookie, "/api/auth/microsoft")
+	u, created, err := a.auth.LoginMicrosoft(c.Request().Context(), req.IDToken, nonce)
+	if err != nil {
+		return err
+	}
+	if err := a.startSession(c, u); err != nil {
+		return err
+	}
+	dto, err := a.sessionFor(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, microsoftLoginResponse{sessionDTO: dto, Created: created})
+}

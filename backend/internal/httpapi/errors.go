@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+// errorBody is the JSON shape of every error response.
+type errorBody struct {
+	Error errorPayload `json:"error"`
+}
+
+type errorPayload struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Details any    `json:"details,omitempty"`
+}
+
+// handleError is Echo's single error handler: domain errors become status
+// codes with safe Spanish messages; anything unknown is logged and hidden
+// behind a 500.
+func (a *api) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		a.log.Warn("error after response started", "path", c.Path(), "err", err)
+		return
+	}
+	status, body := a.classify(err)
+	if status >= 500 {
+		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	} else {
+		a.log.Debug("request refused", "path", c.Request().URL.Path, "status", status, "err", err)
+	}
+	if status == http.StatusTooManyRequests {
+		if d, ok := body.Error.Details.(map[string]int); ok {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(d["retryAfterSeconds"]))
+		}
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	_ = c.JSON(status, body)
+}
+
+func (a *api) classify(err error) (int, errorBody) {
+	var ue *domain.UserError
+	if errors.As(err, &ue) {
+		return statusOf(ue.Kind, http.StatusBadRequest), errorBody{errorPayload{Code: ue.Code, Message: ue.Message, Details: ue.Details}}
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusRequestEntityTooLarge:
+			return he.Code, errorBody{errorPayload{Code: "too_large", Message: "Los datos enviados superan el tamaño permitido."}}
+		case http.StatusNotFound:
+			return he.Code, errorBody{errorPayload{Code: "not_found", Message: "No encontrado."}}
+		case http.StatusMethodNotAllowed:
+			return he.Code, errorBody{errorPayload{Code: "method_not_allowed", Message: "Método no permitido."}}
+		case http.StatusBadRequest, http.StatusUnsupportedMediaType:
+			return he.Code, errorBody{errorPayload{Code: "bad_request", Message: "La solicitud no es válida."}}
+		}
+		if he.Code < 500 {
+			return he.Code, errorBody{errorPayload{Code: "error", Message: http.StatusText(he.Code)}}
+		}
+	}
+	if status := statusOf(err, 0); status != 0 {
+		return status, errorBody{errorPayload{Code: codeOf(status), Message: messageOf(status)}}
+	}
+	return http.StatusInternalServerError, errorBody{errorPayload{Code: "internal", Message: "Ocurrió un error inesperado. Intente de nuevo."}}
+}
+
+func statusOf(err error, fallback int) int {
+	switch {
+	case err == nil:
+		return fallback
+	case errors.Is(err, domain.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, domain.ErrUnauthenticated):
+		return http.StatusUnauthorized
+	case errors.Is(err, domain.ErrForbidden):
+		return http.StatusForbidden
+	case errors.Is(err, domain.ErrConflict):
+		return http.StatusConflict
+	case errors.Is(err, domain.ErrTooManyRequests):
+		return http.StatusTooManyRequests
+	}
+	return fallback
+}
+
+func codeOf(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusUnauthorized:
+		return "unauthenticated"
+	case http.StatusForbidden:
+		return "forbidden"
+	case http.StatusConflict:
+		return "conflict"
+	case http.StatusTooManyRequests:
+		return "too_many_requests"
+	}
+	return "error"
+}
+
+func messageOf(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "No encontrado."
+	case http.StatusUnauthorized:
+		return "Debe iniciar sesión."
+	case http.StatusForbidden:
+		return "No tiene permiso para esta acción."
+	case http.StatusConflict:
+		return "La operación entra en conflicto con el estado actual."
+	case http.StatusTooManyRequests:
+		return "Demasiadas solicitudes. Intente más tarde."
+	}
+	return "Error."
+}
+

@@ -1,0 +1,161 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+const groupColumns = `id, carrera, departamento, facultad, modalidad, docente_email, status, created_at, finalized_at`
+
+func (s *DB) CreateGroup(ctx context.Context, g domain.Group) error {
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		_, err := tx.exec(ctx, `INSERT INTO groups (`+groupColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			g.ID, g.Carrera, g.Departamento, g.Facultad, g.Modalidad, domain.NormalizeEmail(g.DocenteEmail),
+			string(g.Status), ms(g.CreatedAt), nullMS(g.FinalizedAt))
+		if err != nil {
+			return err
+		}
+		_, err = tx.insertStudents(ctx, g.ID, g.Estudiantes)
+		return err
+	})
+}
+
+// insertStudents inserts in batches and skips emails already in the group.
+func (s *DB) insertStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error) {
+	const batch = 200 // 4 parameters a row stays well under engine limits
+	added := 0
+	for start := 0; start < len(students); start += batch {
+		end := min(start+batch, len(students))
+		args := make([]any, 0, (end-start)*4)
+		q := `INSERT INTO group_students (group_id, email, name, added_at) VALUES `
+		for i, st := range students[start:end] {
+			if i > 0 {
+				q += ", "
+			}
+			q += "(?, ?, ?, ?)"
+			args = append(args, groupID, domain.NormalizeEmail(st.Email), st.Name, ms(st.AddedAt))
+		}
+		res, err := s.exec(ctx, q+` ON CONFLICT (group_id, email) DO NOTHING`, args...)
+		if err != nil {
+			return added, err
+		}
+		n, err := rowsAffected(res)
+		if err != nil {
+			return added, err
+		}
+		added += int(n)
+	}
+	return added, nil
+}
+
+func scanGroup(r scanner) (domain.Group, error) {
+	var g domain.Group
+	var status string
+	var created int64
+	var finalized sql.NullInt64
+	if err := r.Scan(&g.ID, &g.Carrera, &g.Departamento, &g.Facultad, &g.Modalidad, &g.DocenteEmail, &status, &created, &finalized); err != nil {
+		return g, err
+	}
+	g.Status = domain.GroupStatus(status)
+	g.CreatedAt = fromMS(created)
+	g.FinalizedAt = fromNullMS(finalized)
+	return g, nil
+}
+
+func (s *DB) GetGroup(ctx context.Context, id string) (domain.Group, error) {
+	return s.oneGroup(ctx, `SELECT `+groupColumns+` FROM groups WHERE id = ?`, id)
+}
+
+func (s *DB) ActiveGroupByTutor(ctx context.Context, tutorEmail string) (domain.Group, error) {
+	return s.oneGroup(ctx, `SELECT `+groupColumns+` FROM groups WHERE docente_email = ? AND status = 'activo'`, domain.NormalizeEmail(tutorEmail))
+}
+
+func (s *DB) oneGroup(ctx context.Context, q string, args ...any) (domain.Group, error) {
+	g, err := scanGroup(s.queryRow(ctx, q, args...))
+	if err != nil {
+		return g, s.mapErr(err)
+	}
+	g.Estudiantes, err = s.groupStudents(ctx, g.ID)
+	return g, err
+}
+
+func (s *DB) ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]domain.Group, error) {
+	return s.listGroups(ctx, `SELECT `+groupColumns+` FROM groups WHERE docente_email = ? ORDER BY created_at DESC`, domain.NormalizeEmail(tutorEmail))
+}
+
+func (s *DB) ActiveGroupsByStudent(ctx context.Context, email string) ([]domain.Group, error) {
+	return s.listGroups(ctx, `SELECT g.id, g.carrera, g.departamento, g.facultad, g.modalidad, g.docente_email, g.status, g.created_at, g.finalized_at
+		FROM group_students gs JOIN groups g ON g.id = gs.group_id
+		WHERE gs.email = ? AND g.status = 'activo' ORDER BY g.created_at DESC`, domain.NormalizeEmail(email))
+}
+
+func (s *DB) listGroups(ctx context.Context, q string, args ...any) ([]domain.Group, error) {
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []domain.Group
+	for rows.Next() {
+		g, err := scanGroup(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Students are loaded after the rows are closed: SQLite in a transaction
+	// has a single connection.
+	for i := range out {
+		if out[i].Estudiantes, err = s.groupStudents(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *DB) groupStudents(ctx context.Context, groupID string) ([]domain.GroupStudent, error) {
+	rows, err := s.query(ctx, `SELECT email, name, added_at FROM group_students WHERE group_id = ? ORDER BY added_at, email`, groupID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.GroupStudent{}
+	for rows.Next() {
+		var st domain.GroupStudent
+		var added int64
+		if err := rows.Scan(&st.Email, &st.Name, &added); err != nil {
+			return nil, err
+		}
+		st.AddedAt = fromMS(added)
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error) {
+	var added int
+	err := s.InTx(ctx, func(st store.Store) error {
+		var err error
+		added, err = st.(*DB).insertStudents(ctx, groupID, students)
+		return err
+	})
+	return added, err
+}
+
+func (s *DB) FinalizeGroup(ctx context.Context, groupID string, at time.Time) error {
+	res, err := s.exec(ctx, `UPDATE groups SET status = 'finalizado', finalized_at = ? WHERE id = ? AND status = 'activo'`, ms(at), groupID)
+	if err := s.expectOne(res, err); err != nil {
+		return fmt.Errorf("finalize group %s: %w", groupID, err)
+	}
+	return nil
+}

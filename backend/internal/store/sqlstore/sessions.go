@@ -1,0 +1,49 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+func (s *DB) CreateSession(ctx context.Context, se domain.Session) error {
+	_, err := s.exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		se.TokenHash, se.UserID, ms(se.CreatedAt), ms(se.LastSeenAt), ms(se.ExpiresAt), se.UserAgent, se.IP)
+	return err
+}
+
+func (s *DB) GetSession(ctx context.Context, tokenHash string) (domain.Session, error) {
+	var se domain.Session
+	var created, seen, expires int64
+	err := s.queryRow(ctx, `SELECT token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip FROM sessions WHERE token_hash = ?`, tokenHash).
+		Scan(&se.TokenHash, &se.UserID, &created, &seen, &expires, &se.UserAgent, &se.IP)
+	if err != nil {
+		return se, s.mapErr(err)
+	}
+	se.CreatedAt, se.LastSeenAt, se.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
+	return se, nil
+}
+
+func (s *DB) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
+	_, err := s.exec(ctx, `UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?`, ms(at), tokenHash)
+	return err
+}
+
+func (s *DB) DeleteSession(ctx context.Context, tokenHash string) error {
+	_, err := s.exec(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
+	return err
+}
+
+func (s *DB) DeleteUserSessions(ctx context.Context, userID string) error {
+	_, err := s.exec(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
+	return err
+}
+
+func (s *DB) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error) {
+	res, err := s.exec(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?`, ms(now), ms(now.Add(-idle)))
+	if err != nil {
+		return 0, err
+	}
+	return rowsAffected(res)
+}

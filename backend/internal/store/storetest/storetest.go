@@ -1,0 +1,343 @@
+// Package storetest is the contract every store adapter must satisfy. Each
+// adapter's tests call Run with a constructor that returns an empty, migrated
+// store.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// Run runs the whole contract. newStore must return a fresh store each call.
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+	tests := map[string]func(t *testing.T, s store.Store){
+		"Users":             testUsers,
+		"Identities":        testIdentities,
+		"Sessions":          testSessions,
+		"Degrees":           testDegrees,
+		"Groups":            testGroups,
+		"OneActiveGroup":    testOneActiveGroupConcurrent,
+		"TxRollback":        testTxRollback,
+		"GroupsByStudent":   testGroupsByStudent,
+		"LargeMailInLookup": testLargeMailInLookup,
+	}
+	for name, fn := range tests {
+		t.Run(name, func(t *testing.T) { fn(t, newStore(t)) })
+	}
+}
+
+var ctx = context.Background()
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+func mustUser(t *testing.T, s store.Store, mail string, role domain.Role) domain.User {
+	t.Helper()
+	u := domain.User{ID: domain.NewID(), Mail: mail, DisplayName: "Ana Pérez", GivenName: "Ana", Surname: "Pérez", Role: role, CreatedAt: now()}
+	if err := s.CreateUser(ctx, u); err != nil {
+		t.Fatalf("CreateUser(%s): %v", mail, err)
+	}
+	u.Mail = domain.NormalizeEmail(mail)
+	return u
+}
+
+func testUsers(t *testing.T, s store.Store) {
+	u := mustUser(t, s, " Ana.Perez@UTPL.edu.ec ", domain.RoleStudent)
+	got, err := s.GetUser(ctx, u.ID)
+	if err != nil || got != u {
+		t.Fatalf("GetUser = %+v, %v; want %+v", got, err, u)
+	}
+	got, err = s.GetUserByMail(ctx, "ANA.PEREZ@utpl.edu.ec")
+	if err != nil || got.ID != u.ID {
+		t.Fatalf("GetUserByMail case-insensitive = %+v, %v", got, err)
+	}
+	if _, err := s.GetUserByMail(ctx, "nadie@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("missing user: err = %v, want ErrNotFound", err)
+	}
+	dup := domain.User{ID: domain.NewID(), Mail: "ana.perez@utpl.edu.ec", Role: domain.RoleStudent, CreatedAt: now()}
+	if err := s.CreateUser(ctx, dup); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("duplicate mail: err = %v, want ErrConflict", err)
+	}
+	tutor := mustUser(t, s, "tutor@utpl.edu.ec", domain.RoleTutor)
+
+	byRole, err := s.ListUsersByRole(ctx, domain.RoleStudent)
+	if err != nil || len(byRole) != 1 || byRole[0].ID != u.ID {
+		t.Fatalf("ListUsersByRole = %+v, %v", byRole, err)
+	}
+	byMail, err := s.ListUsersByMail(ctx, []string{"TUTOR@utpl.edu.ec", "ana.perez@utpl.edu.ec", "x@y.ec"})
+	if err != nil || len(byMail) != 2 {
+		t.Fatalf("ListUsersByMail = %+v, %v", byMail, err)
+	}
+	if none, err := s.ListUsersByMail(ctx, nil); err != nil || len(none) != 0 {
+		t.Fatalf("ListUsersByMail(nil) = %+v, %v", none, err)
+	}
+
+	tutor.Role = domain.RoleStudent
+	tutor.DisplayName = "Otro Nombre"
+	if err := s.UpdateUser(ctx, tutor); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetUser(ctx, tutor.ID); got.Role != domain.RoleStudent || got.DisplayName != "Otro Nombre" {
+		t.Fatalf("UpdateUser not persisted: %+v", got)
+	}
+	if err := s.UpdateUser(ctx, domain.User{ID: "missing", Mail: "m@x.ec", Role: domain.RoleStudent}); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("UpdateUser missing: %v", err)
+	}
+
+	if h, err := s.PasswordHash(ctx, u.ID); err != nil || h != "" {
+		t.Fatalf("PasswordHash initially = %q, %v", h, err)
+	}
+	if err := s.SetPasswordHash(ctx, u.ID, "$argon2id$x"); err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := s.PasswordHash(ctx, u.ID); h != "$argon2id$x" {
+		t.Fatalf("PasswordHash = %q", h)
+	}
+}
+
+func testIdentities(t *testing.T, s store.Store) {
+	u := mustUser(t, s, "ms@utpl.edu.ec", domain.RoleStudent)
+	if _, err := s.UserByIdentity(ctx, "microsoft", "tid:oid"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("unknown identity: %v", err)
+	}
+	if err := s.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: "tid:oid", UserID: u.ID}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.UserByIdentity(ctx, "microsoft", "tid:oid")
+	if err != nil || got.ID != u.ID {
+		t.Fatalf("UserByIdentity = %+v, %v", got, err)
+	}
+	if err := s.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: "tid:oid", UserID: u.ID}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("relink: %v", err)
+	}
+}
+
+func testSessions(t *testing.T, s store.Store) {
+	u := mustUser(t, s, "s@utpl.edu.ec", domain.RoleStudent)
+	t0 := now()
+	se := domain.Session{TokenHash: "h1", UserID: u.ID, CreatedAt: t0, LastSeenAt: t0, ExpiresAt: t0.Add(time.Hour), UserAgent: "ua", IP: "127.0.0.1"}
+	if err := s.CreateSession(ctx, se); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetSession(ctx, "h1")
+	if err != nil || got != se {
+		t.Fatalf("GetSession = %+v, %v; want %+v", got, err, se)
+	}
+	if err := s.TouchSession(ctx, "h1", t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetSession(ctx, "h1"); !got.LastSeenAt.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("TouchSession: last seen %v", got.LastSeenAt)
+	}
+	se2 := se
+	se2.TokenHash = "h2"
+	se2.LastSeenAt = t0.Add(-2 * time.Hour) // idle
+	if err := s.CreateSession(ctx, se2); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.DeleteExpiredSessions(ctx, t0, time.Hour)
+	if err != nil || n != 1 {
+		t.Fatalf("DeleteExpiredSessions = %d, %v; want 1", n, err)
+	}
+	if err := s.DeleteSession(ctx, "h1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetSession(ctx, "h1"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("deleted session: %v", err)
+	}
+	for _, h := range []string{"a", "b"} {
+		se.TokenHash = h
+		if err := s.CreateSession(ctx, se); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DeleteUserSessions(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetSession(ctx, "a"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("DeleteUserSessions left a session: %v", err)
+	}
+}
+
+func testDegrees(t *testing.T, s store.Store) {
+	all, err := s.ListDegrees(ctx)
+	if err != nil || len(all) != 1 || all[0].Nombre != "Derecho" {
+		t.Fatalf("fresh install degrees = %+v, %v; want [Derecho]", all, err)
+	}
+	d, err := s.GetDegreeByName(ctx, "Derecho")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.GetDegree(ctx, d.ID); err != nil || got != d {
+		t.Fatalf("GetDegree = %+v, %v", got, err)
+	}
+	if err := s.CreateDegree(ctx, domain.Degree{ID: domain.NewID(), Nombre: "Derecho"}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("duplicate degree: %v", err)
+	}
+	if _, err := s.GetDegree(ctx, "nope"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("missing degree: %v", err)
+	}
+}
+
+func newGroup(t *testing.T, s store.Store, tutor string, students ...string) domain.Group {
+	t.Helper()
+	d, err := s.GetDegreeByName(ctx, "Derecho")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := domain.Group{ID: domain.NewID(), Carrera: d.ID, Departamento: "Ciencias Jurídicas", Facultad: "Ciencias Sociales",
+		Modalidad: "Distancia", DocenteEmail: tutor, Status: domain.GroupActive, CreatedAt: now()}
+	for _, e := range students {
+		g.Estudiantes = append(g.Estudiantes, domain.GroupStudent{Email: e, Name: "Estudiante " + e, AddedAt: now()})
+	}
+	return g
+}
+
+func testGroups(t *testing.T, s store.Store) {
+	g := newGroup(t, s, "Tutor@utpl.edu.ec", "a@utpl.edu.ec", "B@utpl.edu.ec")
+	if err := s.CreateGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ActiveGroupByTutor(ctx, "tutor@UTPL.edu.ec")
+	if err != nil || got.ID != g.ID || got.DocenteEmail != "tutor@utpl.edu.ec" || len(got.Estudiantes) != 2 {
+		t.Fatalf("ActiveGroupByTutor = %+v, %v", got, err)
+	}
+	if !got.HasStudent("b@utpl.edu.ec") {
+		t.Fatalf("emails are not normalised: %+v", got.Estudiantes)
+	}
+	second := newGroup(t, s, "tutor@utpl.edu.ec", "c@utpl.edu.ec")
+	if err := s.CreateGroup(ctx, second); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("second active group: err = %v, want ErrConflict", err)
+	}
+	if _, err := s.GetGroup(ctx, second.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("refused group was partly written: %v", err)
+	}
+
+	n, err := s.AddGroupStudents(ctx, g.ID, []domain.GroupStudent{{Email: "A@utpl.edu.ec", AddedAt: now()}, {Email: "c@utpl.edu.ec", AddedAt: now()}})
+	if err != nil || n != 1 {
+		t.Fatalf("AddGroupStudents = %d, %v; want 1 (a is already there)", n, err)
+	}
+	if got, _ := s.GetGroup(ctx, g.ID); len(got.Estudiantes) != 3 {
+		t.Fatalf("students after add = %+v", got.Estudiantes)
+	}
+
+	if err := s.FinalizeGroup(ctx, g.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinalizeGroup(ctx, g.ID, now()); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("finalize twice: %v", err)
+	}
+	if _, err := s.ActiveGroupByTutor(ctx, "tutor@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("active group after finalize: %v", err)
+	}
+	fin, err := s.GetGroup(ctx, g.ID)
+	if err != nil || fin.Status != domain.GroupFinalized || fin.FinalizedAt == nil {
+		t.Fatalf("finalized group = %+v, %v", fin, err)
+	}
+	if err := s.CreateGroup(ctx, second); err != nil {
+		t.Fatalf("new group after finalize: %v", err)
+	}
+	all, err := s.ListGroupsByTutor(ctx, "tutor@utpl.edu.ec")
+	if err != nil || len(all) != 2 {
+		t.Fatalf("ListGroupsByTutor = %d groups, %v", len(all), err)
+	}
+}
+
+func testOneActiveGroupConcurrent(t *testing.T, s store.Store) {
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.CreateGroup(ctx, newGroup(t, s, "race@utpl.edu.ec", fmt.Sprintf("s%d@utpl.edu.ec", i)))
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case errors.Is(err, domain.ErrConflict):
+		default:
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d concurrent creations succeeded, want exactly 1", ok)
+	}
+	groups, err := s.ListGroupsByTutor(ctx, "race@utpl.edu.ec")
+	if err != nil || len(groups) != 1 || len(groups[0].Estudiantes) != 1 {
+		t.Fatalf("groups after race = %+v, %v", groups, err)
+	}
+}
+
+func testTxRollback(t *testing.T, s store.Store) {
+	boom := errors.New("boom")
+	err := s.InTx(ctx, func(tx store.Store) error {
+		if err := tx.CreateUser(ctx, domain.User{ID: "tx1", Mail: "tx@utpl.edu.ec", Role: domain.RoleStudent, CreatedAt: now()}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("InTx err = %v", err)
+	}
+	if _, err := s.GetUser(ctx, "tx1"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("rolled-back user visible: %v", err)
+	}
+}
+
+func testGroupsByStudent(t *testing.T, s store.Store) {
+	g1 := newGroup(t, s, "t1@utpl.edu.ec", "est@utpl.edu.ec")
+	g2 := newGroup(t, s, "t2@utpl.edu.ec", "EST@utpl.edu.ec")
+	for _, g := range []domain.Group{g1, g2} {
+		if err := s.CreateGroup(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ActiveGroupsByStudent(ctx, "Est@utpl.edu.ec")
+	if err != nil || len(got) != 2 {
+		t.Fatalf("ActiveGroupsByStudent = %d, %v; want 2", len(got), err)
+	}
+	if err := s.FinalizeGroup(ctx, g1.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = s.ActiveGroupsByStudent(ctx, "est@utpl.edu.ec")
+	if len(got) != 1 || got[0].ID != g2.ID {
+		t.Fatalf("after finalize = %+v", got)
+	}
+	if none, err := s.ActiveGroupsByStudent(ctx, "otro@utpl.edu.ec"); err != nil || len(none) != 0 {
+		t.Fatalf("non-member = %+v, %v", none, err)
+	}
+}
+
+func testLargeMailInLookup(t *testing.T, s store.Store) {
+	var mails []string
+	for i := range 1200 {
+		m := fmt.Sprintf("u%04d@utpl.edu.ec", i)
+		mails = append(mails, m)
+		if i%3 == 0 {
+			mustUser(t, s, m, domain.RoleStudent)
+		}
+	}
+	got, err := s.ListUsersByMail(ctx, mails)
+	if err != nil || len(got) != 400 {
+		t.Fatalf("ListUsersByMail over 1200 mails = %d, %v; want 400", len(got), err)
+	}
+	g := newGroup(t, s, "big@utpl.edu.ec", mails...)
+	if err := s.CreateGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetGroup(ctx, g.ID); len(got.Estudiantes) != 1200 {
+		t.Fatalf("group of 1200 has %d students", len(got.Estudiantes))
+	}
+}

@@ -1,0 +1,87 @@
+// Package webui serves the built frontend embedded in the binary, with the
+// single-page-app fallback: any path that is not a file gets index.html, and
+// the client router decides what to show.
+package webui
+
+import (
+	"bytes"
+	"embed"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+)
+
+//go:embed all:dist
+var dist embed.FS
+
+// configMarker in index.html is replaced by the runtime configuration, so the
+// first paint needs no extra request.
+const configMarker = "<!--app-config-->"
+
+// Handler serves the frontend. configJSON is embedded in index.html inside a
+// non-executable JSON script element (allowed by a strict CSP); it must be
+// produced by encoding/json, which escapes '<' and '>'.
+func Handler(configJSON []byte) http.Handler {
+	sub, err := fs.Sub(dist, "dist")
+	if err != nil {
+		panic(err)
+	}
+	index, err := fs.ReadFile(sub, "index.html")
+	if err != nil {
+		index = []byte(notBuiltPage)
+	}
+	snippet := []byte(`<script id="app-config" type="application/json">` + string(configJSON) + `</script>`)
+	index = bytes.Replace(index, []byte(configMarker), snippet, 1)
+	return &handler{files: sub, index: index}
+}
+
+// Built reports whether the frontend was built into this binary.
+func Built() bool {
+	_, err := fs.Stat(dist, "dist/index.html")
+	return err == nil
+}
+
+type handler struct {
+	files fs.FS
+	index []byte
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name != "" && name != "index.html" {
+		if data, err := fs.ReadFile(h.files, name); err == nil {
+			ctype := mime.TypeByExtension(path.Ext(name))
+			if ctype == "" {
+				ctype = http.DetectContentType(data)
+			}
+			w.Header().Set("Content-Type", ctype)
+			if strings.HasPrefix(name, "assets/") {
+				// Vite puts a content hash in every asset's name.
+				w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+			} else {
+				w.Header().Set("Cache-Control", "no-cache")
+			}
+			http.ServeContent(w, r, "", zeroTime, bytes.NewReader(data))
+			return
+		}
+		if strings.HasPrefix(name, "assets/") {
+			http.NotFound(w, r) // a missing hashed asset must not get HTML
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	if r.Method == http.MethodGet {
+		_, _ = w.Write(h.index)
+	}
+}
+
+const notBuiltPage = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Simulador</title></head>
+<body><main><h1>La interfaz no está compilada</h1><p>Este binario se construyó sin el frontend. Ejecute <code>make build</code> (o <code>make run</code>) para incluirlo.</p></main></body></html>`
