@@ -66,8 +66,8 @@ func (t *Throttle) Fail(key string) {
 		t.m[key] = f
 	}
 	f.count++
-	if over := f.count - t.Free; over > 0 {
-		delay := t.BaseWait << min(over-1, 20)
+	if over := f.count - t.Free; over >= 0 {
+		delay := t.BaseWait << min(over, 20)
 		if delay > t.MaxDelay || delay <= 0 {
 			delay = t.MaxDelay
 		}

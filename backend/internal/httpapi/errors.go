@@ -123,4 +123,3 @@ func messageOf(status int) string {
 	}
 	return "Error."
 }
-

@@ -1,0 +1,80 @@
+# Oral exam simulator. `make help` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+BIN        := bin/simulador
+WEBUI_DIST := backend/internal/webui/dist
+GO_FILES   := $(shell find backend -name '*.go' -not -path '*/node_modules/*') go.mod go.sum
+WEB_FILES  := $(shell find frontend/src frontend/public -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
+CHROMIUM   ?= /usr/bin/chromium
+
+export DATA_DIR ?= $(CURDIR)/data
+
+.PHONY: help
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_-]+:.*##/ {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+node_modules/.package-lock.json: package.json package-lock.json frontend/package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+.PHONY: deps
+deps: node_modules/.package-lock.json ## Install the npm dependencies (npm ci)
+
+$(WEBUI_DIST)/index.html: node_modules/.package-lock.json $(WEB_FILES)
+	npm --workspace frontend run build
+	find $(WEBUI_DIST) -mindepth 1 -not -name .keep -delete
+	cp -R frontend/dist/. $(WEBUI_DIST)/
+
+.PHONY: web
+web: $(WEBUI_DIST)/index.html ## Build the frontend into the Go embed directory
+
+$(BIN): $(WEBUI_DIST)/index.html $(GO_FILES)
+	go build -trimpath -o $(BIN) ./backend/cmd/simulador
+
+.PHONY: build
+build: $(BIN) ## Build bin/simulador, one binary with the frontend embedded
+
+.PHONY: run
+run: build ## Build and serve at http://127.0.0.1:8080 (ADDR, PORT, DATA_DIR override)
+	$(BIN) serve
+
+.PHONY: test
+test: lint test-go test-web size e2e ## Run every test: Go, frontend unit, bundle budget, end-to-end in Chromium
+
+.PHONY: test-go
+test-go: ## Go unit, store contract (SQLite, and PostgreSQL when available) and API tests
+	scripts/with-postgres.sh go test -count=1 ./...
+
+.PHONY: test-web
+test-web: deps ## Frontend unit tests (Vitest)
+	npm --workspace frontend test
+
+.PHONY: size
+size: web ## Check the JavaScript budget of /inicio (120 kB gzip)
+	node frontend/scripts/check-bundle-size.mjs
+
+.PHONY: chromium
+chromium:
+	@command -v $(CHROMIUM) >/dev/null || { echo "Installing Debian's chromium (apt)…"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+
+.PHONY: e2e
+e2e: build chromium ## End-to-end tests in Debian's Chromium (Playwright)
+	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	cd frontend && npx --yes playwright test
+
+.PHONY: bench
+bench: build chromium ## Benchmarks and budgets: Go benchmarks, Lighthouse on /inicio and /login
+	go test -run '^$$' -bench . -benchmem ./...
+	scripts/lighthouse.sh
+
+.PHONY: lint
+lint: deps ## gofmt, go vet, TypeScript type check
+	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
+	go vet ./...
+	npm --workspace frontend run typecheck
+
+.PHONY: clean
+clean: ## Remove build output (keeps ./data)
+	rm -rf bin frontend/dist frontend/test-results frontend/playwright-report
+	find $(WEBUI_DIST) -mindepth 1 -not -name .keep -delete

@@ -1,0 +1,42 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import { startServer, type ServerHandle, type TestUser } from './server'
+
+type WorkerFixtures = { server: ServerHandle }
+
+// Each worker runs its own server and database; tests create their own users.
+export const test = base.extend<object, WorkerFixtures>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer()
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+})
+
+export { expect }
+
+/** Signs in through the API (the page's context keeps the cookie). */
+export async function signIn(page: Page, user: TestUser) {
+  const res = await page.request.post('/api/auth/login', { data: { email: user.email, password: user.password } })
+  expect(res.status(), await res.text()).toBe(200)
+}
+
+/** The visible SweetAlert2 dialog. */
+export function dialog(page: Page) {
+  return page.locator('.swal2-popup')
+}
+
+export async function expectDialog(page: Page, title: string, text?: string) {
+  const d = dialog(page)
+  await expect(d).toBeVisible()
+  await expect(d.locator('.swal2-title')).toHaveText(title)
+  if (text !== undefined) await expect(d.locator('.swal2-html-container')).toHaveText(text)
+}
+
+export async function closeDialog(page: Page) {
+  await dialog(page).locator('.swal2-confirm').click()
+  await expect(dialog(page)).toBeHidden()
+}

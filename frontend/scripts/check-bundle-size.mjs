@@ -1,0 +1,36 @@
+// Budget: the JavaScript /inicio loads (its entry and every chunk the entry
+// imports statically) must stay under 120 kB gzip. MSAL, SweetAlert2 and the
+// /auth, /test and /admin sections are loaded later and do not count.
+import { readFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const BUDGET_KB = 120
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist')
+const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'))
+
+const entry = Object.values(manifest).find((c) => c.isEntry)
+if (!entry) throw new Error('no entry chunk in the Vite manifest')
+
+const seen = new Set()
+const walk = (key) => {
+  const chunk = manifest[key]
+  if (!chunk || seen.has(chunk.file)) return
+  seen.add(chunk.file)
+  for (const imp of chunk.imports ?? []) walk(imp)
+}
+walk(Object.keys(manifest).find((k) => manifest[k] === entry))
+
+let total = 0
+for (const file of seen) {
+  const size = gzipSync(readFileSync(join(dist, file)), { level: 9 }).length
+  total += size
+  console.log(`  ${(size / 1024).toFixed(1).padStart(7)} kB  ${file}`)
+}
+const kb = total / 1024
+console.log(`JavaScript loaded by /inicio: ${kb.toFixed(1)} kB gzip (budget ${BUDGET_KB} kB)`)
+if (kb > BUDGET_KB) {
+  console.error('Over budget: move code behind a dynamic import or drop a dependency.')
+  process.exit(1)
+}

@@ -1,0 +1,42 @@
+import { lazy } from 'react'
+import { Navigate, Route, Routes } from 'react-router-dom'
+import { RootLayout } from '@/components/layout/RootLayout'
+import { HomePage } from '@/features/home/routes/HomePage'
+import { paths } from '@/lib/paths'
+import { GuestOnly, RequireProfile, RequireTest, RequireTutor } from './guards'
+
+// Sections load lazily (spec section 2); the login page too, so /inicio
+// stays light. The declarative router keeps react-router's data-router code
+// out of the first load (about 20 kB gzip).
+const LoginPage = lazy(() => import('@/features/auth/routes/LoginPage').then((m) => ({ default: m.LoginPage })))
+const AuthSection = lazy(() => import('@/features/carreras/routes/AuthSection').then((m) => ({ default: m.AuthSection })))
+const TestSection = lazy(() => import('@/features/test/routes/TestSection').then((m) => ({ default: m.TestSection })))
+const AdminSection = lazy(() => import('@/features/admin/routes/AdminSection').then((m) => ({ default: m.AdminSection })))
+
+// AppRoutes is the spec's route table.
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route index element={<Navigate to={paths.home} replace />} />
+        <Route path="inicio" element={<HomePage />} />
+        <Route element={<GuestOnly />}>
+          <Route path="login" element={<LoginPage />} />
+        </Route>
+        <Route path="auth" element={<RequireProfile />}>
+          <Route index element={<AuthSection />} />
+          <Route path="*" element={<AuthSection />} />
+        </Route>
+        <Route path="test" element={<RequireTest />}>
+          <Route index element={<TestSection />} />
+          <Route path="*" element={<TestSection />} />
+        </Route>
+        <Route path="admin" element={<RequireTutor />}>
+          <Route index element={<AdminSection />} />
+          <Route path="*" element={<AdminSection />} />
+        </Route>
+        <Route path="*" element={<Navigate to={paths.home} replace />} />
+      </Route>
+    </Routes>
+  )
+}

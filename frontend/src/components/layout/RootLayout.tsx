@@ -1,0 +1,33 @@
+import { Suspense, useEffect } from 'react'
+import { Outlet, useLocation } from 'react-router-dom'
+import { PageSpinner } from '@/components/ui/Spinner'
+import { Header } from './Header'
+import { Footer } from './Footer'
+
+// ScrollToTop starts each new page at the top, as a full page load would;
+// in-page anchors (#proyecto) keep the browser's own behaviour.
+function ScrollToTop() {
+  const { pathname, hash } = useLocation()
+  useEffect(() => {
+    if (!hash) window.scrollTo(0, 0)
+  }, [pathname, hash])
+  return null
+}
+
+export function RootLayout() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a href="#contenido" className="sr-only z-50 rounded bg-white px-3 py-2 text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        Saltar al contenido
+      </a>
+      <ScrollToTop />
+      <Header />
+      <main id="contenido" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  )
+}

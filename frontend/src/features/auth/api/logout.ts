@@ -1,0 +1,22 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { clearLocalStorage } from '@/lib/storage'
+import { sessionQueryKey, type Session } from './get-session'
+
+export const logout = () => api.post<void>('/api/auth/logout')
+
+const signedOut: Session = { user: null, access: { test: false, admin: false } }
+
+// useLogout revokes the session on the server, clears local storage and
+// forgets every cached answer that belonged to the user (spec section 4).
+export function useLogout() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => {
+      clearLocalStorage()
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'config' })
+      qc.setQueryData(sessionQueryKey, signedOut)
+    },
+  })
+}

@@ -1,0 +1,36 @@
+import { useNavigate } from 'react-router-dom'
+import { useAppConfig } from '@/lib/config'
+import { showInfo } from '@/lib/dialogs'
+import { paths } from '@/lib/paths'
+import { consumeRedirect } from '@/lib/storage'
+import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft-login'
+
+// useMicrosoftSignIn starts the university-account popup. A new user goes to
+// /auth/carreras; a returning one to the saved location or /auth/carreras. A
+// failed or cancelled popup is silently ignored (spec section 8).
+export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () => void } = {}) {
+  const { data: config } = useAppConfig()
+  const navigate = useNavigate()
+  const mutation = useMicrosoftLogin()
+
+  const start = () => {
+    if (!config?.microsoft.enabled) {
+      void showInfo(
+        'Cuenta institucional no disponible',
+        'El inicio de sesión con la cuenta institucional (UTPL) no está configurado en este servidor. Ingrese con su correo y contraseña.',
+      ).then(() => onNotConfigured?.())
+      return
+    }
+    mutation.mutate(config.microsoft, {
+      onSuccess: (res) => {
+        const saved = consumeRedirect()
+        navigate(res.created ? paths.carreras : (saved ?? paths.carreras))
+      },
+      onError: (err) => {
+        if (err instanceof MicrosoftNotConfiguredError) return
+        console.warn('Inicio de sesión con Microsoft no completado', err)
+      },
+    })
+  }
+  return { start, isPending: mutation.isPending }
+}

@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+
+export type Degree = { id: string; nombre: string }
+
+export const getDegrees = () => api.get<Degree[]>('/api/degrees')
+
+export const degreesQueryOptions = () => queryOptions({ queryKey: ['degrees'], queryFn: getDegrees, staleTime: 5 * 60_000 })
+
+export function useDegrees() {
+  return useQuery(degreesQueryOptions())
+}

@@ -1,0 +1,58 @@
+// The one way the browser talks to the server: same-origin JSON with the
+// session cookie. Errors carry the server's code and Spanish message.
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly details: unknown
+
+  constructor(status: number, code: string, message: string, details?: unknown) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = code
+    this.details = details
+  }
+}
+
+type Body = Record<string, unknown> | unknown[] | FormData | Blob | undefined
+
+async function request<T>(method: string, path: string, body?: Body, init?: RequestInit): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  let payload: BodyInit | undefined
+  if (body instanceof FormData || body instanceof Blob) {
+    payload = body
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    payload = JSON.stringify(body)
+  }
+  let res: Response
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', ...init })
+  } catch {
+    throw new ApiError(0, 'network', 'No se pudo conectar con el servidor. Revise su conexión e intente de nuevo.')
+  }
+  if (res.status === 204) return undefined as T
+  const text = await res.text()
+  let data: unknown = undefined
+  if (text) {
+    try {
+      data = JSON.parse(text)
+    } catch {
+      data = undefined
+    }
+  }
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error
+    throw new ApiError(res.status, err?.code ?? 'error', err?.message ?? 'Ocurrió un error inesperado. Intente de nuevo.', err?.details)
+  }
+  return data as T
+}
+
+export const api = {
+  get: <T>(path: string, init?: RequestInit) => request<T>('GET', path, undefined, init),
+  post: <T>(path: string, body?: Body, init?: RequestInit) => request<T>('POST', path, body, init),
+  put: <T>(path: string, body?: Body, init?: RequestInit) => request<T>('PUT', path, body, init),
+  patch: <T>(path: string, body?: Body, init?: RequestInit) => request<T>('PATCH', path, body, init),
+  delete: <T>(path: string, init?: RequestInit) => request<T>('DELETE', path, undefined, init),
+}

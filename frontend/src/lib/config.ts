@@ -1,0 +1,50 @@
+// Runtime configuration. The server embeds it in index.html (a JSON script
+// element, allowed by the CSP); during `vite dev` it is fetched instead.
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from './api-client'
+
+export type SiteConfig = {
+  institutionName: string
+  universityUrl: string
+  contactEmail: string
+  contactPhone: string
+  contactAddress: string
+  facebook: string
+  instagram: string
+  x: string
+  youtube: string
+  introVideoUrl: string
+}
+
+export type MicrosoftConfig = {
+  enabled: boolean
+  clientId?: string
+  authority?: string
+  knownAuthorities?: string[]
+  protocolMode?: 'AAD' | 'OIDC'
+  scopes: string[]
+}
+
+export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig }
+
+export function embeddedConfig(): AppConfig | undefined {
+  const el = document.getElementById('app-config')
+  if (!el?.textContent) return undefined
+  try {
+    return JSON.parse(el.textContent) as AppConfig
+  } catch {
+    return undefined
+  }
+}
+
+export const configQueryOptions = () =>
+  queryOptions({
+    queryKey: ['config'],
+    queryFn: () => api.get<AppConfig>('/api/config'),
+    initialData: embeddedConfig,
+    staleTime: Infinity,
+  })
+
+export function useAppConfig() {
+  return useQuery(configQueryOptions())
+}

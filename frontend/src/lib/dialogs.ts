@@ -1,0 +1,87 @@
+// Every dialog the spec lists goes through here: the only SweetAlert2 import,
+// loaded on first use so it does not weigh on the first page load.
+
+type Swal = typeof import('sweetalert2').default
+
+let swalPromise: Promise<Swal> | null = null
+function swal(): Promise<Swal> {
+  swalPromise ??= import('sweetalert2').then((m) => m.default)
+  return swalPromise
+}
+
+const base = {
+  confirmButtonText: 'Aceptar',
+  buttonsStyling: true,
+  returnFocus: true,
+  heightAuto: false,
+} as const
+
+export async function showError(title: string, text: string) {
+  const s = await swal()
+  await s.fire({ ...base, icon: 'error', title, text })
+}
+
+export async function showSuccess(title: string, text: string) {
+  const s = await swal()
+  await s.fire({ ...base, icon: 'success', title, text })
+}
+
+export async function showInfo(title: string, text: string) {
+  const s = await swal()
+  await s.fire({ ...base, icon: 'info', title, text })
+}
+
+// showErrorList shows an error with a list of problems (e.g. roster rows).
+export async function showErrorList(title: string, text: string, items: string[]) {
+  const s = await swal()
+  const list = document.createElement('div')
+  const p = document.createElement('p')
+  p.textContent = text
+  const ul = document.createElement('ul')
+  ul.style.textAlign = 'left'
+  ul.style.maxHeight = '40vh'
+  ul.style.overflowY = 'auto'
+  ul.style.marginTop = '0.75rem'
+  for (const item of items) {
+    const li = document.createElement('li')
+    li.textContent = item
+    ul.appendChild(li)
+  }
+  list.append(p, ul)
+  await s.fire({ ...base, icon: 'error', title, html: list })
+}
+
+// showLoading opens a non-dismissable progress dialog; close it with closeDialog
+// or replace it by showing the next dialog.
+export async function showLoading(title: string, text = 'Por favor espere...') {
+  const s = await swal()
+  void s.fire({
+    ...base,
+    title,
+    text,
+    allowOutsideClick: false,
+    allowEscapeKey: false,
+    showConfirmButton: false,
+    didOpen: () => s.showLoading(),
+  })
+}
+
+export async function confirmAction(title: string, text: string, confirmButtonText: string) {
+  const s = await swal()
+  const res = await s.fire({
+    ...base,
+    icon: 'warning',
+    title,
+    text,
+    showCancelButton: true,
+    confirmButtonText,
+    cancelButtonText: 'Cancelar',
+    focusCancel: true,
+  })
+  return res.isConfirmed
+}
+
+export async function closeDialog() {
+  const s = await swal()
+  s.close()
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs a command with TEST_DATABASE_URL pointing at a throwaway PostgreSQL
+# server when PostgreSQL is installed, so the store contract suite runs
+# against it too. Without PostgreSQL the command runs as is (SQLite only).
+set -euo pipefail
+
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)
+if [[ -n "${TEST_DATABASE_URL:-}" || -z "$PGBIN" || ! -x "$PGBIN/initdb" ]]; then
+  [[ -z "${TEST_DATABASE_URL:-}" && -z "$PGBIN" ]] && echo "with-postgres: PostgreSQL not installed; store tests run on SQLite only" >&2
+  exec "$@"
+fi
+
+PGDIR=$(mktemp -d /tmp/simulador-pg.XXXXXX)
+PORT=${PGPORT_TEST:-55432}
+as_pg() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$PGDIR"
+}
+trap cleanup EXIT
+[[ $(id -u) -eq 0 ]] && chown postgres:postgres "$PGDIR"
+as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
+as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w -o "-c listen_addresses=127.0.0.1 -p $PORT -k $PGDIR -c fsync=off" start >/dev/null
+export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres?sslmode=disable"
+echo "with-postgres: PostgreSQL at 127.0.0.1:$PORT" >&2
+"$@"
