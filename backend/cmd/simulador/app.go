@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,6 +10,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/postgres"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 )
 
@@ -52,7 +52,11 @@ func (a *app) Close() error { return a.store.Close() }
 
 func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 	if cfg.DatabaseURL != "" {
-		return nil, errors.New("DATABASE_URL: the PostgreSQL store is not available in this build")
+		st, err := postgres.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+		}
+		return st, nil
 	}
 	st, err := sqlite.Open(ctx, cfg.SQLitePath())
 	if err != nil {

@@ -1,0 +1,62 @@
+// Package postgres is the scale-out store: the same SQL implementation as
+// the embedded default, on PostgreSQL through pgx, with its own migrations.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+
+	"github.com/utpl/simulador/backend/internal/store/sqlstore"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+var dialect = sqlstore.Dialect{
+	Name:     "postgres",
+	Numbered: true,
+	IsUniqueViolation: func(err error) bool {
+		var pe *pgconn.PgError
+		return errors.As(err, &pe) && pe.Code == "23505"
+	},
+}
+
+// Open connects to url (postgres://...) and migrates the schema.
+func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(20)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.PingContext(pingCtx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return sqlstore.New(db, dialect), nil
+}
