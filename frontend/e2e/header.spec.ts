@@ -26,7 +26,7 @@ test('tutor header shows Administrador, which opens /admin', async ({ page, serv
   await signIn(page, await server.createUser('tutor'))
   await page.goto('/inicio')
   await nav(page).getByRole('link', { name: 'Administrador' }).click()
-  await expect(page).toHaveURL(/\/admin$/)
+  await expect(page).toHaveURL(/\/admin\/grupo$/)
 })
 
 test('the header is transparent at the top and white once scrolled', async ({ page }) => {

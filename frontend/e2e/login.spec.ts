@@ -60,7 +60,7 @@ test.describe('login page', () => {
     await page.getByLabel('Correo Electrónico').fill(tutor.email)
     await page.getByLabel('Contraseña').fill(tutor.password)
     await page.getByRole('button', { name: 'Continuar' }).click()
-    await expect(page).toHaveURL(/\/admin$/)
+    await expect(page).toHaveURL(/\/admin\/grupo$/)
   })
 
   test('repeated failures are slowed down with a clear message', async ({ page, server }) => {

@@ -57,7 +57,7 @@ test.describe('tutor', () => {
       ['/admin', 'Administrador'],
     ] as const) {
       await page.goto(path)
-      await expect(page).toHaveURL(new RegExp(`${path}$`))
+      await expect(page).toHaveURL(new RegExp(`${path}(/grupo)?$`))
       await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
     }
   })

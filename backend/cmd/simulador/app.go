@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -16,11 +17,12 @@ import (
 
 // app is the wired application, shared by the server and the commands.
 type app struct {
-	cfg    config.Config
-	log    *slog.Logger
-	store  store.Store
-	auth   *auth.Service
-	groups *groups.Service
+	cfg     config.Config
+	log     *slog.Logger
+	store   store.Store
+	auth    *auth.Service
+	groups  *groups.Service
+	catalog *catalog.Service
 }
 
 func newApp(ctx context.Context) (*app, error) {
@@ -29,6 +31,7 @@ func newApp(ctx context.Context) (*app, error) {
 		return nil, err
 	}
 	log := newLogger(cfg)
+	slog.SetDefault(log)
 	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -40,11 +43,12 @@ func newApp(ctx context.Context) (*app, error) {
 	}
 	sessions := auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax)
 	return &app{
-		cfg:    cfg,
-		log:    log,
-		store:  st,
-		auth:   auth.NewService(st, sessions, ms),
-		groups: groups.NewService(st),
+		cfg:     cfg,
+		log:     log,
+		store:   st,
+		auth:    auth.NewService(st, sessions, ms),
+		groups:  groups.NewService(st),
+		catalog: catalog.NewService(st),
 	}, nil
 }
 

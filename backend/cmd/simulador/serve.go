@@ -24,7 +24,7 @@ func serve(ctx context.Context, stderr io.Writer) error {
 	srv := &http.Server{
 		Addr: a.cfg.Addr,
 		Handler: httpapi.New(httpapi.Deps{
-			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Log: a.log,
+			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Log: a.log,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,

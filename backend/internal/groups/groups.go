@@ -1,25 +1,50 @@
 // Package groups owns tutors' groups of students: loading a group from a
 // roster, adding students, finalizing, and the membership that opens the
-// simulator to a student.
+// simulator to a student (spec sections 3, 4, 5, 8 and 9).
 package groups
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/roster"
 	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// Error codes and the spec's dialog texts (section 8).
+const (
+	CodeNoActiveGroup    = "no_active_group"
+	CodeAlreadyInGroup   = "students_already_in_group"
+	CodeInvalidRoster    = "invalid_roster"
+	CodeInvalidEmails    = "invalid_emails"
+	MsgNoActiveGroup     = "No hay grupo activo"
+	MsgAlreadyInGroup    = "Los estudiantes ya están en el grupo"
+	msgInvalidRoster     = "El archivo tiene errores. Corríjalos y vuelva a cargarlo; no se guardó nada."
+	msgInvalidEmails     = "Hay correos no válidos. Corríjalos; no se agregó ningún estudiante."
+	maxPastedEmails      = roster.MaxRows
+	searchResultsLimit   = 20
+	searchQueryMinLength = 2
 )
 
 // Service applies the group rules.
 type Service struct {
 	store store.Store
+	log   *slog.Logger
 	now   func() time.Time
 }
 
 // NewService returns the groups service.
 func NewService(s store.Store) *Service {
-	return &Service{store: s, now: time.Now}
+	return &Service{store: s, log: slog.Default(), now: time.Now}
 }
 
 // CanEnterTest reports whether u may use the simulator (/test): a tutor, or a
@@ -33,4 +58,350 @@ func (s *Service) CanEnterTest(ctx context.Context, u domain.User) (bool, error)
 		return false, err
 	}
 	return len(groups) > 0, nil
+}
+
+// ActiveGroupOf returns the active group a student practises in (the newest
+// when several tutors list them); domain.ErrNotFound when there is none.
+func (s *Service) ActiveGroupOf(ctx context.Context, studentEmail string) (domain.Group, error) {
+	groups, err := s.store.ActiveGroupsByStudent(ctx, studentEmail)
+	if err != nil {
+		return domain.Group{}, err
+	}
+	if len(groups) == 0 {
+		return domain.Group{}, domain.ErrNotFound
+	}
+	return groups[0], nil
+}
+
+// LoadResult is the outcome of loading a roster.
+type LoadResult struct {
+	Group domain.Group
+	// Skipped is true when the tutor already had an active group: the spec
+	// skips the load silently and keeps the current group.
+	Skipped bool
+}
+
+// LoadGroup creates the tutor's active group from a roster file. The whole
+// file is validated first; any problem (with its row and column) means
+// nothing is written.
+func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Reader, filename string) (LoadResult, error) {
+	if g, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail); err == nil {
+		return LoadResult{Group: g, Skipped: true}, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return LoadResult{}, err
+	}
+	rows, err := roster.Parse(file, filename)
+	if err != nil {
+		return LoadResult{}, rosterError(err)
+	}
+	degree, err := s.resolveDegree(ctx, rows)
+	if err != nil {
+		return LoadResult{}, err
+	}
+	g := domain.Group{
+		ID:           domain.NewID(),
+		Carrera:      degree.ID,
+		Departamento: firstNonEmpty(rows, func(r roster.Row) string { return r.Department }),
+		Facultad:     firstNonEmpty(rows, func(r roster.Row) string { return r.Faculty }),
+		Modalidad:    firstNonEmpty(rows, func(r roster.Row) string { return r.Modality }),
+		DocenteEmail: tutor.Mail,
+		Status:       domain.GroupActive,
+		CreatedAt:    s.now().UTC(),
+		Estudiantes:  studentsFrom(rows, s.now().UTC()),
+	}
+	if err := s.store.CreateGroup(ctx, g); err != nil {
+		if errors.Is(err, domain.ErrConflict) {
+			// Another request created the tutor's group in between: the
+			// database kept exactly one, and this load is skipped.
+			current, gerr := s.store.ActiveGroupByTutor(ctx, tutor.Mail)
+			if gerr != nil {
+				return LoadResult{}, gerr
+			}
+			return LoadResult{Group: current, Skipped: true}, nil
+		}
+		return LoadResult{}, err
+	}
+	created, err := s.store.GetGroup(ctx, g.ID)
+	return LoadResult{Group: created}, err
+}
+
+// resolveDegree looks each row's degree up by name (ignoring case, accents
+// and spacing) and requires one degree for the whole group.
+func (s *Service) resolveDegree(ctx context.Context, rows []roster.Row) (domain.Degree, error) {
+	all, err := s.store.ListDegrees(ctx)
+	if err != nil {
+		return domain.Degree{}, err
+	}
+	byKey := map[string]domain.Degree{}
+	for _, d := range all {
+		byKey[foldName(d.Nombre)] = d
+	}
+	var problems []roster.Problem
+	var groupDegree *domain.Degree
+	for _, r := range rows {
+		d, ok := byKey[foldName(r.Degree)]
+		switch {
+		case !ok:
+			problems = append(problems, roster.Problem{Row: r.Line, Column: "carrera", Message: fmt.Sprintf("La carrera «%s» no existe.", r.Degree)})
+		case groupDegree == nil:
+			groupDegree = &d
+		case d.ID != groupDegree.ID:
+			problems = append(problems, roster.Problem{Row: r.Line, Column: "carrera",
+				Message: fmt.Sprintf("Todas las filas deben tener la misma carrera: se esperaba «%s» y se encontró «%s».", groupDegree.Nombre, r.Degree)})
+		}
+		if len(problems) >= roster.MaxProblems {
+			problems = append(problems, roster.Problem{Message: "Hay más errores; corrija los anteriores y vuelva a cargar el archivo."})
+			break
+		}
+	}
+	if len(problems) > 0 {
+		return domain.Degree{}, rosterError(roster.NewError(problems...))
+	}
+	return *groupDegree, nil
+}
+
+// AddInput says which students to add: rows of a roster file, or emails
+// (pasted or picked among registered students).
+type AddInput struct {
+	File     io.Reader
+	Filename string
+	Emails   []string
+}
+
+// AddResult reports how many students were added.
+type AddResult struct {
+	Added int
+	Group domain.Group
+}
+
+// AddStudents appends students to the tutor's active group, each with an
+// empty attempts list; students already in it are filtered out, and when
+// none remain the spec's error is returned.
+func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInput) (AddResult, error) {
+	g, err := s.activeGroup(ctx, tutor)
+	if err != nil {
+		return AddResult{}, err
+	}
+	now := s.now().UTC()
+	var candidates []domain.GroupStudent
+	if in.File != nil {
+		rows, err := roster.Parse(in.File, in.Filename)
+		if err != nil {
+			return AddResult{}, rosterError(err)
+		}
+		if _, err := s.resolveDegree(ctx, rows); err != nil {
+			return AddResult{}, err
+		}
+		candidates = studentsFrom(rows, now)
+	} else {
+		candidates, err = studentsFromEmails(in.Emails, now)
+		if err != nil {
+			return AddResult{}, err
+		}
+	}
+	var fresh []domain.GroupStudent
+	for _, c := range candidates {
+		if !g.HasStudent(c.Email) {
+			fresh = append(fresh, c)
+		}
+	}
+	if len(fresh) == 0 {
+		return AddResult{}, domain.Conflict(CodeAlreadyInGroup, MsgAlreadyInGroup)
+	}
+	added, err := s.store.AddGroupStudents(ctx, g.ID, fresh)
+	if err != nil {
+		return AddResult{}, err
+	}
+	if added == 0 { // all of them were added by a concurrent request
+		return AddResult{}, domain.Conflict(CodeAlreadyInGroup, MsgAlreadyInGroup)
+	}
+	updated, err := s.store.GetGroup(ctx, g.ID)
+	return AddResult{Added: added, Group: updated}, err
+}
+
+// Finalize sets the tutor's active group to finalizado: its students lose
+// access to the simulator at once, and the group stays as read-only history.
+func (s *Service) Finalize(ctx context.Context, tutor domain.User) (domain.Group, error) {
+	g, err := s.activeGroup(ctx, tutor)
+	if err != nil {
+		return domain.Group{}, err
+	}
+	if err := s.store.FinalizeGroup(ctx, g.ID, s.now().UTC()); err != nil {
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.Group{}, noActiveGroup()
+		}
+		return domain.Group{}, err
+	}
+	return s.store.GetGroup(ctx, g.ID)
+}
+
+// ActiveGroup returns the tutor's active group; the spec's "No hay grupo
+// activo" error when there is none.
+func (s *Service) ActiveGroup(ctx context.Context, tutor domain.User) (domain.Group, error) {
+	return s.activeGroup(ctx, tutor)
+}
+
+func (s *Service) activeGroup(ctx context.Context, tutor domain.User) (domain.Group, error) {
+	g, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail)
+	if errors.Is(err, domain.ErrNotFound) {
+		return g, noActiveGroup()
+	}
+	return g, err
+}
+
+func noActiveGroup() error { return domain.NotFound(CodeNoActiveGroup, MsgNoActiveGroup) }
+
+// History returns all the tutor's groups, newest first.
+func (s *Service) History(ctx context.Context, tutor domain.User) ([]domain.Group, error) {
+	return s.store.ListGroupsByTutor(ctx, tutor.Mail)
+}
+
+// Group returns one of the tutor's groups; another tutor's group is not
+// found, so its existence is not revealed.
+func (s *Service) Group(ctx context.Context, tutor domain.User, id string) (domain.Group, error) {
+	g, err := s.store.GetGroup(ctx, id)
+	if err != nil {
+		return g, err
+	}
+	if g.DocenteEmail != tutor.Mail {
+		return domain.Group{}, domain.ErrNotFound
+	}
+	return g, nil
+}
+
+// Member is a group student with what the profiles say about them.
+type Member struct {
+	domain.GroupStudent
+	Registered bool         // the student has signed in at least once
+	User       *domain.User // nil when not registered or when the lookup failed
+}
+
+// Members returns the group's students with their profiles, found by one
+// "mail in [...]" lookup. If that lookup fails the list has the emails alone
+// (spec section 8) and infoUnavailable is true.
+func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member, infoUnavailable bool) {
+	emails := make([]string, len(g.Estudiantes))
+	for i, st := range g.Estudiantes {
+		emails[i] = st.Email
+	}
+	members = make([]Member, len(g.Estudiantes))
+	for i, st := range g.Estudiantes {
+		members[i] = Member{GroupStudent: st}
+	}
+	users, err := s.store.ListUsersByMail(ctx, emails)
+	if err != nil {
+		s.log.Warn("student info lookup failed; showing emails only", "group", g.ID, "err", err)
+		return members, true
+	}
+	byMail := make(map[string]domain.User, len(users))
+	for _, u := range users {
+		byMail[u.Mail] = u
+	}
+	for i := range members {
+		if u, ok := byMail[members[i].Email]; ok {
+			members[i].Registered = true
+			members[i].User = &u
+		}
+	}
+	return members, false
+}
+
+// SearchStudents finds registered users with role estudiante (the spec's
+// "users by role" query) whose name or email contains q, leaving out those
+// already in the tutor's active group.
+func (s *Service) SearchStudents(ctx context.Context, tutor domain.User, q string) ([]domain.User, error) {
+	q = foldName(q)
+	if len([]rune(q)) < searchQueryMinLength {
+		return []domain.User{}, nil
+	}
+	all, err := s.store.ListUsersByRole(ctx, domain.RoleStudent)
+	if err != nil {
+		return nil, err
+	}
+	active, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail)
+	if err != nil && !errors.Is(err, domain.ErrNotFound) {
+		return nil, err
+	}
+	out := []domain.User{}
+	for _, u := range all {
+		if active.HasStudent(u.Mail) {
+			continue
+		}
+		if strings.Contains(foldName(u.Mail), q) || strings.Contains(foldName(u.DisplayName), q) {
+			out = append(out, u)
+			if len(out) == searchResultsLimit {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func rosterError(err error) error {
+	var re *roster.Error
+	if errors.As(err, &re) {
+		return &domain.UserError{Code: CodeInvalidRoster, Message: msgInvalidRoster, Details: re.Problems}
+	}
+	return err
+}
+
+func studentsFrom(rows []roster.Row, now time.Time) []domain.GroupStudent {
+	out := make([]domain.GroupStudent, len(rows))
+	for i, r := range rows {
+		out[i] = domain.GroupStudent{Email: r.Email, Name: r.Name, AddedAt: now}
+	}
+	return out
+}
+
+// studentsFromEmails validates pasted or picked emails; duplicates collapse.
+func studentsFromEmails(emails []string, now time.Time) ([]domain.GroupStudent, error) {
+	if len(emails) > maxPastedEmails {
+		return nil, domain.Invalid(CodeInvalidEmails, fmt.Sprintf("Puede agregar hasta %d correos a la vez.", maxPastedEmails))
+	}
+	seen := map[string]bool{}
+	var out []domain.GroupStudent
+	var problems []roster.Problem
+	for i, raw := range emails {
+		e := domain.NormalizeEmail(raw)
+		if e == "" || seen[e] {
+			continue
+		}
+		seen[e] = true
+		if !domain.ValidEmail(e) {
+			problems = append(problems, roster.Problem{Row: i + 1, Column: "correo", Message: fmt.Sprintf("El correo «%s» no es válido.", raw)})
+			continue
+		}
+		out = append(out, domain.GroupStudent{Email: e, AddedAt: now})
+	}
+	if len(problems) > 0 {
+		if len(problems) > roster.MaxProblems {
+			problems = problems[:roster.MaxProblems]
+		}
+		return nil, &domain.UserError{Code: CodeInvalidEmails, Message: msgInvalidEmails, Details: problems}
+	}
+	if len(out) == 0 {
+		return nil, domain.Invalid(CodeInvalidEmails, "Ingrese al menos un correo.")
+	}
+	return out, nil
+}
+
+func firstNonEmpty(rows []roster.Row, field func(roster.Row) string) string {
+	for _, r := range rows {
+		if v := field(r); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// foldName compares names ignoring case, accents and spacing.
+func foldName(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(strings.Join(strings.Fields(s), " "))) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
+// ctxTooLarge holds a route's own message for an oversized body.
+const ctxTooLarge = "tooLargeMessage"
+
 // errorBody is the JSON shape of every error response.
 type errorBody struct {
 	Error errorPayload `json:"error"`
@@ -30,6 +33,9 @@ func (a *api) handleError(err error, c echo.Context) {
 		return
 	}
 	status, body := a.classify(err)
+	if msg, ok := c.Get(ctxTooLarge).(string); ok && status == http.StatusRequestEntityTooLarge {
+		body.Error.Message = msg
+	}
 	if status >= 500 {
 		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	} else {

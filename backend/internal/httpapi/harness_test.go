@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/groups"
@@ -89,7 +90,7 @@ func buildTemplate() error {
 		return err
 	}
 	svc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), nil)
-	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st),
+	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st), Catalog: catalog.NewService(st),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	template.users = map[string]domain.User{}
 	template.cookies = map[string]*http.Cookie{}
@@ -167,7 +168,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group}
 	e.auth = auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
 	e.groups = groups.NewService(st)
-	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups,
+	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: catalog.NewService(st),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return e
 }

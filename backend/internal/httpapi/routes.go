@@ -9,11 +9,13 @@ import (
 // route is one API endpoint. access has no usable zero value: a route that
 // forgets to say who may call it makes the server refuse to start.
 type route struct {
-	method  string
-	path    string
-	access  access
-	limit   int64 // request body limit in bytes; 0 = defaultBodyLimit
-	handler echo.HandlerFunc
+	method string
+	path   string
+	access access
+	limit  int64 // request body limit in bytes; 0 = defaultBodyLimit
+	// tooLarge is the Spanish message for a body over limit; "" = generic.
+	tooLarge string
+	handler  echo.HandlerFunc
 }
 
 const defaultBodyLimit = 64 << 10
@@ -33,5 +35,16 @@ func (a *api) routes() []route {
 		{method: http.MethodGet, path: "/api/degrees", access: signedIn, handler: a.listDegrees},
 		{method: http.MethodGet, path: "/api/test/access", access: testTaker, handler: a.testAccess},
 		{method: http.MethodGet, path: "/api/admin/access", access: tutorOnly, handler: a.adminAccess},
+
+		// The tutor's group (spec sections 3-5, 8; PRODUCT.md /admin Grupo, Estudiantes).
+		{method: http.MethodGet, path: "/api/admin/group", access: tutorOnly, handler: a.getActiveGroup},
+		{method: http.MethodPost, path: "/api/admin/group", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.loadGroup},
+		{method: http.MethodPost, path: "/api/admin/group/students", access: tutorOnly, limit: 512 << 10, handler: a.addStudents},
+		{method: http.MethodPost, path: "/api/admin/group/students/file", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.addStudentsFile},
+		{method: http.MethodPost, path: "/api/admin/group/finalize", access: tutorOnly, handler: a.finalizeGroup},
+		{method: http.MethodGet, path: "/api/admin/group/students", access: tutorOnly, handler: a.activeGroupStudents},
+		{method: http.MethodGet, path: "/api/admin/groups", access: tutorOnly, handler: a.groupHistory},
+		{method: http.MethodGet, path: "/api/admin/groups/:id", access: tutorOnly, handler: a.getGroup},
+		{method: http.MethodGet, path: "/api/admin/students/search", access: tutorOnly, handler: a.searchStudents},
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -23,25 +24,27 @@ import (
 
 // Deps are the services the API exposes.
 type Deps struct {
-	Config config.Config
-	Store  store.Store
-	Auth   *auth.Service
-	Groups *groups.Service
-	Log    *slog.Logger
+	Config  config.Config
+	Store   store.Store
+	Auth    *auth.Service
+	Groups  *groups.Service
+	Catalog *catalog.Service
+	Log     *slog.Logger
 }
 
 type api struct {
-	cfg    config.Config
-	store  store.Store
-	auth   *auth.Service
-	groups *groups.Service
-	log    *slog.Logger
-	csp    string
+	cfg     config.Config
+	store   store.Store
+	auth    *auth.Service
+	groups  *groups.Service
+	catalog *catalog.Service
+	log     *slog.Logger
+	csp     string
 }
 
 // New returns the server's root handler.
 func New(d Deps) http.Handler {
-	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, log: d.Log}
+	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, log: d.Log}
 	a.csp = contentSecurityPolicy(d.Config)
 
 	e := echo.New()
@@ -69,7 +72,7 @@ func New(d Deps) http.Handler {
 		if limit == 0 {
 			limit = defaultBodyLimit
 		}
-		mws := []echo.MiddlewareFunc{bodyLimit(limit), a.requireAccess(r.access)}
+		mws := []echo.MiddlewareFunc{bodyLimit(limit, r.tooLarge), a.requireAccess(r.access)}
 		apiGroup.Add(r.method, strings.TrimPrefix(r.path, "/api"), r.handler, mws...)
 	}
 	apiGroup.Any("/*", func(c echo.Context) error { return echo.ErrNotFound })
@@ -88,9 +91,12 @@ func New(d Deps) http.Handler {
 
 // bodyLimit refuses a body over limit bytes: at once when Content-Length
 // says so, otherwise while reading, before anything is stored.
-func bodyLimit(limit int64) echo.MiddlewareFunc {
+func bodyLimit(limit int64, message string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
+			if message != "" {
+				c.Set(ctxTooLarge, message)
+			}
 			req := c.Request()
 			if req.ContentLength > limit {
 				return echo.NewHTTPError(http.StatusRequestEntityTooLarge)

@@ -53,7 +53,7 @@ func (a *api) siteConfig(c echo.Context) error {
 }
 
 func (a *api) listDegrees(c echo.Context) error {
-	ds, err := a.store.ListDegrees(c.Request().Context())
+	ds, err := a.catalog.Degrees(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,194 @@
+package measures
+
+import (
+	"math"
+	"strings"
+)
+
+// LegalBase is an expected legal basis of a case, as the case bank writes it.
+type LegalBase struct {
+	Norm    string `json:"norm"`
+	Article string `json:"article"` // as in a case: "76.7.l", "88", "195.1", "39-42"
+}
+
+// Case is the part of a case the measures compare a transcript against.
+type Case struct {
+	KeyPoints  []string    `json:"keyPoints"`
+	LegalBases []LegalBase `json:"legalBases"`
+}
+
+// Citation is one article of one norm, with the norm in canonical form.
+type Citation struct {
+	Norm    string `json:"norm"`
+	Article int    `json:"article"`
+}
+
+// Segment is a piece of a transcript with its timing in the recording.
+type Segment struct {
+	StartMs int64  `json:"startMs"`
+	EndMs   int64  `json:"endMs"`
+	Text    string `json:"text"`
+}
+
+// Input is what Analyze measures.
+type Input struct {
+	Text       string    // full transcript; if empty, Segments' texts joined
+	Segments   []Segment // optional, with timestamps
+	DurationMs int64     // spoken duration; 0 = unknown (then the segments' span, if any)
+	Case       *Case     // optional
+}
+
+// Report is the automatic evidence shown beside the rubric.
+type Report struct {
+	Words            int              `json:"words"`
+	WordsPerMinute   float64          `json:"wordsPerMinute"` // 0 when the duration is unknown
+	PaceBand         string           `json:"paceBand"`       // "lento", "adecuado", "rápido" or "" (unknown)
+	Citations        []Citation       `json:"citations"`      // distinct, in order of first mention
+	Unattributed     []int            `json:"unattributed"`   // article numbers said with no norm to attach them to
+	Greeting         bool             `json:"greeting"`       // formal greeting in the first words
+	Closing          bool             `json:"closing"`        // formal closing in the last words
+	StructureMarkers []string         `json:"structureMarkers"`
+	Fillers          map[string]int   `json:"fillers"` // canonical filler -> count (non-zero only)
+	FillersPerMinute float64          `json:"fillersPerMinute"`
+	KeyPointsCovered []int            `json:"keyPointsCovered"` // indexes into Case.KeyPoints
+	Bases            *BasesComparison `json:"bases,omitempty"`  // when a case is given
+}
+
+// BasesComparison sets the cited articles against the case's expected bases.
+type BasesComparison struct {
+	Matched    []Citation `json:"matched"`    // expected and cited
+	Missing    []Citation `json:"missing"`    // expected, not cited
+	Unexpected []Citation `json:"unexpected"` // cited, not expected
+	// Probable are missing bases whose article number was said with no norm
+	// attached: likely meant, but not said completely.
+	Probable []Citation `json:"probable"`
+}
+
+// Pace bands in words per minute (the product's target is 100–165).
+const (
+	paceSlow = 100
+	paceFast = 165
+)
+
+// Analyze measures a transcript. It never fails: an empty or garbled
+// transcript gives a report of zeros and empty lists.
+func Analyze(in Input) Report {
+	text := in.Text
+	if text == "" && len(in.Segments) > 0 {
+		parts := make([]string, len(in.Segments))
+		for i, s := range in.Segments {
+			parts[i] = s.Text
+		}
+		text = strings.Join(parts, " ")
+	}
+	d := tokenize(text)
+	cites, unattributed := extract(d, true)
+	fillers, fillerCount := countFillers(d)
+
+	r := Report{
+		Words:            d.words,
+		Citations:        cites,
+		Unattributed:     unattributed,
+		Greeting:         hasGreeting(d),
+		Closing:          hasClosing(d),
+		StructureMarkers: findStructure(joinWords(d, 0, d.words)),
+		Fillers:          fillers,
+		KeyPointsCovered: []int{},
+	}
+	if minutes := float64(duration(in)) / 60000; minutes > 0 {
+		r.WordsPerMinute = round1(float64(d.words) / minutes)
+		r.FillersPerMinute = round1(float64(fillerCount) / minutes)
+		r.PaceBand = paceBand(float64(d.words) / minutes)
+	}
+	if in.Case != nil {
+		r.KeyPointsCovered = coveredKeyPoints(contentWords(d), in.Case.KeyPoints)
+		r.Bases = compareBases(in.Case.LegalBases, cites, unattributed)
+	}
+	return r
+}
+
+// duration is DurationMs, or when unknown the span of the timed segments.
+func duration(in Input) int64 {
+	if in.DurationMs > 0 {
+		return in.DurationMs
+	}
+	var start, end int64 = math.MaxInt64, 0
+	for _, s := range in.Segments {
+		if s.EndMs > s.StartMs && s.StartMs >= 0 {
+			start = min(start, s.StartMs)
+			end = max(end, s.EndMs)
+		}
+	}
+	if end > start {
+		return end - start
+	}
+	return 0
+}
+
+func paceBand(wpm float64) string {
+	switch {
+	case wpm < paceSlow:
+		return "lento"
+	case wpm > paceFast:
+		return "rápido"
+	default:
+		return "adecuado"
+	}
+}
+
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// expectedBases turns a case's legal bases into distinct citations, with
+// norms in canonical form (unknown norms are kept as written) and ranges
+// such as "39-42" expanded.
+func expectedBases(bases []LegalBase) []Citation {
+	out := []Citation{}
+	seen := map[Citation]bool{}
+	for _, b := range bases {
+		norm, ok := CanonicalNorm(b.Norm)
+		if !ok {
+			norm = strings.TrimSpace(b.Norm)
+		}
+		for _, n := range articleNumbers(b.Article) {
+			c := Citation{Norm: norm, Article: n}
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func compareBases(bases []LegalBase, cites []Citation, unattributed []int) *BasesComparison {
+	expected := expectedBases(bases)
+	isExpected := map[Citation]bool{}
+	for _, c := range expected {
+		isExpected[c] = true
+	}
+	isCited := map[Citation]bool{}
+	for _, c := range cites {
+		isCited[c] = true
+	}
+	said := map[int]bool{}
+	for _, n := range unattributed {
+		said[n] = true
+	}
+	cmp := &BasesComparison{Matched: []Citation{}, Missing: []Citation{}, Unexpected: []Citation{}, Probable: []Citation{}}
+	for _, c := range expected {
+		if isCited[c] {
+			cmp.Matched = append(cmp.Matched, c)
+			continue
+		}
+		cmp.Missing = append(cmp.Missing, c)
+		if said[c.Article] {
+			cmp.Probable = append(cmp.Probable, c)
+		}
+	}
+	for _, c := range cites {
+		if !isExpected[c] {
+			cmp.Unexpected = append(cmp.Unexpected, c)
+		}
+	}
+	return cmp
+}

@@ -1,0 +1,45 @@
+import { useId, useState } from 'react'
+import { formatDateTime } from '@/lib/format'
+import type { Member } from '../api/types'
+
+// MembersTable lists a group's students with a filter box.
+export function MembersTable({ students, caption }: { students: Member[]; caption: string }) {
+  const [filter, setFilter] = useState('')
+  const id = useId()
+  const q = filter.trim().toLowerCase()
+  const shown = q ? students.filter((s) => s.email.includes(q) || s.name.toLowerCase().includes(q)) : students
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        Filtrar por nombre o correo
+      </label>
+      <input id={id} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} className="mt-1 mb-4 w-full max-w-sm rounded-lg border border-slate-400 px-3 py-2" />
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[640px] text-left text-sm">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="border-b border-slate-300 text-slate-700">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-semibold">Nombre</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Correo</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Ha ingresado</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Intentos</th>
+              <th scope="col" className="py-2 font-semibold">Última actividad</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((s) => (
+              <tr key={s.email} className="border-b border-slate-200">
+                <td className="py-2 pr-4">{s.name || '—'}</td>
+                <td className="py-2 pr-4 break-all">{s.email}</td>
+                <td className="py-2 pr-4">{s.registered ? 'Sí' : 'Aún no'}</td>
+                <td className="py-2 pr-4">{s.attempts}</td>
+                <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {shown.length === 0 && <p className="mt-3 text-slate-700">No hay estudiantes que coincidan.</p>}
+    </div>
+  )
+}

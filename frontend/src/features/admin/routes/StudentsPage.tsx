@@ -1,0 +1,37 @@
+import { Link } from 'react-router-dom'
+import { Card } from '@/components/ui/Card'
+import { Notice } from '@/components/ui/Notice'
+import { PageSpinner } from '@/components/ui/Spinner'
+import { ApiError } from '@/lib/api-client'
+import { useActiveGroupStudents } from '../api/get-active-group-students'
+import { MembersTable } from '../components/MembersTable'
+
+export function StudentsPage() {
+  const q = useActiveGroupStudents()
+  if (q.isPending) return <PageSpinner />
+  if (q.isError) {
+    if (q.error instanceof ApiError && q.error.code === 'no_active_group') {
+      return (
+        <Notice>
+          No hay grupo activo.{' '}
+          <Link to="/admin/grupo" className="font-semibold underline">
+            Cargue un grupo
+          </Link>{' '}
+          para ver a sus estudiantes.
+        </Notice>
+      )
+    }
+    return <Notice tone="error">No se pudo cargar la lista de estudiantes.</Notice>
+  }
+  const { students, infoUnavailable, group } = q.data
+  return (
+    <Card title={`Estudiantes del grupo (${students.length})`}>
+      {infoUnavailable && (
+        <div className="mb-4">
+          <Notice tone="warn">No se pudo cargar la información de los estudiantes; se muestran solo sus correos.</Notice>
+        </div>
+      )}
+      <MembersTable students={students} caption={`Estudiantes del grupo de ${group.carreraNombre}`} />
+    </Card>
+  )
+}

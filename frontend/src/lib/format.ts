@@ -1,0 +1,8 @@
+// Dates and numbers as an Ecuadorian reader expects them.
+const dateFmt = new Intl.DateTimeFormat('es-EC', { dateStyle: 'medium' })
+const dateTimeFmt = new Intl.DateTimeFormat('es-EC', { dateStyle: 'medium', timeStyle: 'short' })
+
+export const formatDate = (iso: string | null | undefined) => (iso ? dateFmt.format(new Date(iso)) : '—')
+export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTimeFmt.format(new Date(iso)) : '—')
+export const formatScore = (n: number | null | undefined) =>
+  n === null || n === undefined ? '—' : n.toLocaleString('es-EC', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
