@@ -289,4 +289,3 @@ func TestSearchStudents(t *testing.T) {
 		t.Fatalf("one-letter query: %+v", found)
 	}
 }
-

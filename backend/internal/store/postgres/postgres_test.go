@@ -55,4 +55,3 @@ func TestContract(t *testing.T) {
 		return s
 	})
 }
-
