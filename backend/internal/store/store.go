@@ -65,12 +65,82 @@ type Groups interface {
 	FinalizeGroup(ctx context.Context, groupID string, at time.Time) error
 }
 
+// CaseFilter selects cases; empty fields match everything.
+type CaseFilter struct {
+	DegreeID string
+	Area     string
+	Status   domain.CaseStatus
+}
+
+// Catalog persists case banks, blueprints, rubrics and small settings.
+type Catalog interface {
+	ListCases(ctx context.Context, f CaseFilter) ([]domain.Case, error)
+	GetCase(ctx context.Context, id string) (domain.Case, error)
+	GetCaseByTitle(ctx context.Context, degreeID, title string) (domain.Case, error)
+	// CreateCase inserts a case; domain.ErrConflict when the degree already
+	// has a case with that title.
+	CreateCase(ctx context.Context, c domain.Case) error
+	UpdateCase(ctx context.Context, c domain.Case) error
+	// GetBlueprint and GetRubric return domain.ErrNotFound when the degree
+	// uses the defaults.
+	GetBlueprint(ctx context.Context, degreeID string) (domain.Blueprint, error)
+	PutBlueprint(ctx context.Context, b domain.Blueprint, at time.Time) error
+	GetRubric(ctx context.Context, degreeID string) (domain.Rubric, error)
+	PutRubric(ctx context.Context, r domain.Rubric, at time.Time) error
+	GetMeta(ctx context.Context, key string) (string, error)
+	SetMeta(ctx context.Context, key, value string) error
+}
+
+// AttemptFilter selects attempt summaries; empty fields match everything.
+type AttemptFilter struct {
+	StudentID    string
+	StudentEmail string
+	TutorEmail   string
+	GroupID      string
+	Status       domain.AttemptStatus
+	Ungraded     bool // only attempts without a tutor grade
+	Limit        int  // 0 = no limit
+}
+
+// Attempts persists rehearsals and their recordings.
+type Attempts interface {
+	// CreateAttempt inserts an attempt; domain.ErrConflict when the student
+	// already has one in progress (a unique index decides races).
+	CreateAttempt(ctx context.Context, a domain.Attempt) error
+	GetAttempt(ctx context.Context, id string) (domain.Attempt, error)
+	InProgressAttempt(ctx context.Context, studentID string) (domain.Attempt, error)
+	// UpdateAttempt saves a, which must carry the version it was read with;
+	// domain.ErrConflict when someone saved it in between. The stored
+	// version is incremented.
+	UpdateAttempt(ctx context.Context, a domain.Attempt) error
+	ListAttempts(ctx context.Context, f AttemptFilter) ([]domain.AttemptSummary, error)
+	// RecentCaseIDs returns the case ids of the student's last n attempts.
+	RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error)
+
+	// CreateRecording inserts r unless it exists (client-made ids make the
+	// call idempotent); it returns the stored recording.
+	CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error)
+	GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error)
+	ListRecordings(ctx context.Context, attemptID string) ([]domain.Recording, error)
+	UpdateRecording(ctx context.Context, r domain.Recording) error
+	// AddChunk records a stored chunk; domain.ErrConflict when seq exists.
+	AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error
+	GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error)
+	ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error)
+	DeleteChunks(ctx context.Context, attemptID, recordingID string) error
+	// RecordingsOlderThan lists undeleted recordings created before t
+	// (for the retention period).
+	RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error)
+}
+
 // Store is everything the server persists.
 type Store interface {
 	Users
 	Sessions
 	Degrees
 	Groups
+	Catalog
+	Attempts
 
 	// InTx runs fn in one transaction; fn's Store sees and writes only
 	// through it. Nested calls join the outer transaction.

@@ -27,6 +27,11 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"TxRollback":        testTxRollback,
 		"GroupsByStudent":   testGroupsByStudent,
 		"LargeMailInLookup": testLargeMailInLookup,
+		"Cases":             testCases,
+		"CatalogSettings":   testCatalogSettings,
+		"Attempts":          testAttempts,
+		"AttemptStartRace":  testConcurrentAttemptStart,
+		"Recordings":        testRecordings,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) { fn(t, newStore(t)) })

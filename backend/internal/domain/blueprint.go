@@ -1,0 +1,107 @@
+package domain
+
+import "fmt"
+
+// Mode is how an attempt is run (PRODUCT.md /test).
+type Mode string
+
+const (
+	// ModeTraining shows the structure guide, allows pauses and practising
+	// phases alone.
+	ModeTraining Mode = "entrenamiento"
+	// ModeMock is one take, no pause, the real sequence.
+	ModeMock Mode = "simulacro"
+)
+
+// ParseMode accepts the two mode names.
+func ParseMode(s string) (Mode, bool) {
+	switch Mode(s) {
+	case ModeTraining, ModeMock:
+		return Mode(s), true
+	}
+	return "", false
+}
+
+// Blueprint is a degree's exam format: phase timings and the default mode.
+type Blueprint struct {
+	DegreeID        string `json:"degreeId"`
+	PreparationSec  int    `json:"preparationSec"`
+	PresentationSec int    `json:"presentationSec"`
+	Questions       int    `json:"questions"`
+	ThinkSec        int    `json:"thinkSec"`
+	AnswerSec       int    `json:"answerSec"`
+	ClosingSec      int    `json:"closingSec"`
+	DefaultMode     Mode   `json:"defaultMode"`
+}
+
+// DefaultBlueprint has PRODUCT.md's default timings.
+func DefaultBlueprint(degreeID string) Blueprint {
+	return Blueprint{DegreeID: degreeID, PreparationSec: 20 * 60, PresentationSec: 10 * 60, Questions: 3,
+		ThinkSec: 20, AnswerSec: 2 * 60, ClosingSec: 60, DefaultMode: ModeTraining}
+}
+
+// Bound is an allowed range for one timing.
+type Bound struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// BlueprintBounds are the ranges tutors may choose from.
+type BlueprintBounds struct {
+	PreparationSec  Bound `json:"preparationSec"`
+	PresentationSec Bound `json:"presentationSec"`
+	Questions       Bound `json:"questions"`
+	ThinkSec        Bound `json:"thinkSec"`
+	AnswerSec       Bound `json:"answerSec"`
+	ClosingSec      Bound `json:"closingSec"`
+}
+
+// DefaultBounds follow PRODUCT.md (preparation 10–60 min, presentation
+// 5–15 min) with sane ranges for the rest.
+func DefaultBounds() BlueprintBounds {
+	return BlueprintBounds{
+		PreparationSec: Bound{10 * 60, 60 * 60}, PresentationSec: Bound{5 * 60, 15 * 60}, Questions: Bound{1, 5},
+		ThinkSec: Bound{10, 120}, AnswerSec: Bound{60, 5 * 60}, ClosingSec: Bound{30, 3 * 60},
+	}
+}
+
+// ShortBounds allow phases of a few seconds, for demonstrations and tests
+// (ALLOW_SHORT_TIMINGS).
+func ShortBounds() BlueprintBounds {
+	b := DefaultBounds()
+	for _, x := range []*Bound{&b.PreparationSec, &b.PresentationSec, &b.ThinkSec, &b.AnswerSec, &b.ClosingSec} {
+		x.Min = 2
+	}
+	return b
+}
+
+// Validate checks the blueprint against bounds, naming the field in Spanish.
+func (b Blueprint) Validate(bounds BlueprintBounds) error {
+	check := func(v int, bd Bound, name, unit string) error {
+		if v < bd.Min || v > bd.Max {
+			return Invalid("blueprint_out_of_bounds", fmt.Sprintf("%s debe estar entre %d y %d %s.", name, bd.Min, bd.Max, unit))
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		v    int
+		bd   Bound
+		name string
+		unit string
+	}{
+		{b.PreparationSec, bounds.PreparationSec, "La preparación", "segundos"},
+		{b.PresentationSec, bounds.PresentationSec, "La exposición", "segundos"},
+		{b.Questions, bounds.Questions, "El número de preguntas del tribunal", "preguntas"},
+		{b.ThinkSec, bounds.ThinkSec, "El tiempo para pensar", "segundos"},
+		{b.AnswerSec, bounds.AnswerSec, "El tiempo de respuesta", "segundos"},
+		{b.ClosingSec, bounds.ClosingSec, "El cierre", "segundos"},
+	} {
+		if err := check(c.v, c.bd, c.name, c.unit); err != nil {
+			return err
+		}
+	}
+	if _, ok := ParseMode(string(b.DefaultMode)); !ok {
+		return Invalid("blueprint_mode", "El modo predeterminado debe ser entrenamiento o simulacro.")
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package domain
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// CaseStatus is whether a case can be drawn.
+type CaseStatus string
+
+const (
+	CaseActive  CaseStatus = "active"
+	CaseRetired CaseStatus = "retired"
+)
+
+// LegalBase is one expected legal basis: a canonical norm name and an
+// article such as "76.7.l" (article 76, numeral 7, literal l).
+type LegalBase struct {
+	Norm    string `json:"norm"`
+	Article string `json:"article"`
+}
+
+func (b LegalBase) String() string { return b.Norm + ": " + b.Article }
+
+// Case is one exam case of a degree's bank.
+type Case struct {
+	ID         string      `json:"id"`
+	DegreeID   string      `json:"degreeId"`
+	Area       string      `json:"area"`
+	Title      string      `json:"title"`
+	Facts      string      `json:"facts"`
+	Questions  []string    `json:"questions"`
+	FollowUps  []string    `json:"followUps"`
+	KeyPoints  []string    `json:"keyPoints"`
+	LegalBases []LegalBase `json:"legalBases"`
+	Status     CaseStatus  `json:"status"`
+	Demo       bool        `json:"demo"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	UpdatedAt  time.Time   `json:"updatedAt"`
+}
+
+// Areas are the legal areas of the Derecho bank, in display order. Other
+// degrees may use other areas; these are suggestions, not a closed list.
+var Areas = []string{"Constitucional", "Penal", "Civil", "Procesal", "Laboral", "Niñez y Familia", "Administrativo"}
+
+var articlePattern = regexp.MustCompile(`^[0-9]{1,4}(\.[0-9]{1,3})?(\.[a-zñ])?$`)
+
+// CaseProblem is one thing wrong with a case, named by field.
+type CaseProblem struct {
+	Field   string `json:"column"`
+	Message string `json:"message"`
+}
+
+// Validate returns every problem of the case (nil when valid). List items
+// are single lines, so the CSV exchange format round-trips exactly.
+func (c Case) Validate() []CaseProblem {
+	var ps []CaseProblem
+	add := func(field, msg string) { ps = append(ps, CaseProblem{Field: field, Message: msg}) }
+	text := func(field, v string, max int, name string) {
+		switch {
+		case strings.TrimSpace(v) == "":
+			add(field, name+" es obligatorio.")
+		case len([]rune(v)) > max:
+			add(field, fmt.Sprintf("%s supera los %d caracteres.", name, max))
+		}
+	}
+	text("area", c.Area, 80, "El área")
+	text("title", c.Title, 200, "El título")
+	text("facts", c.Facts, 6000, "El relato de hechos")
+	list := func(field string, items []string, min, max int, name string) {
+		if len(items) < min || len(items) > max {
+			add(field, fmt.Sprintf("%s: se esperan entre %d y %d elementos (hay %d).", name, min, max, len(items)))
+		}
+		for i, it := range items {
+			switch {
+			case strings.TrimSpace(it) == "":
+				add(field, fmt.Sprintf("%s: el elemento %d está vacío.", name, i+1))
+			case strings.ContainsAny(it, "\r\n"):
+				add(field, fmt.Sprintf("%s: el elemento %d debe ocupar una sola línea.", name, i+1))
+			case len([]rune(it)) > 600:
+				add(field, fmt.Sprintf("%s: el elemento %d supera los 600 caracteres.", name, i+1))
+			}
+		}
+	}
+	list("questions", c.Questions, 1, 5, "Preguntas")
+	list("followUps", c.FollowUps, 1, 5, "Preguntas del tribunal")
+	list("keyPoints", c.KeyPoints, 1, 12, "Puntos clave")
+	if len(c.LegalBases) > 40 {
+		add("legalBases", "Bases legales: hay más de 40.")
+	}
+	for i, b := range c.LegalBases {
+		if strings.TrimSpace(b.Norm) == "" || strings.ContainsAny(b.Norm, "\r\n:") || len([]rune(b.Norm)) > 120 {
+			add("legalBases", fmt.Sprintf("Bases legales: la norma %d no es válida.", i+1))
+		}
+		if !articlePattern.MatchString(b.Article) {
+			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: 76, 195.1, 76.7.l).", b.Article))
+		}
+	}
+	if c.Status != CaseActive && c.Status != CaseRetired {
+		add("status", "El estado debe ser active o retired.")
+	}
+	return ps
+}
+
+// Normalize trims the case's text fields.
+func (c *Case) Normalize() {
+	c.Area = strings.TrimSpace(c.Area)
+	c.Title = strings.Join(strings.Fields(c.Title), " ")
+	c.Facts = strings.TrimSpace(c.Facts)
+	for _, l := range []*[]string{&c.Questions, &c.FollowUps, &c.KeyPoints} {
+		out := make([]string, 0, len(*l))
+		for _, s := range *l {
+			out = append(out, strings.TrimSpace(s))
+		}
+		*l = out
+	}
+	for i := range c.LegalBases {
+		c.LegalBases[i].Norm = strings.TrimSpace(c.LegalBases[i].Norm)
+		c.LegalBases[i].Article = strings.ToLower(strings.TrimSpace(c.LegalBases[i].Article))
+	}
+	if c.Status == "" {
+		c.Status = CaseActive
+	}
+}

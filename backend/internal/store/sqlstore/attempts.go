@@ -1,0 +1,264 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// attemptData is the JSON part of an attempt row: the snapshots and the
+// phase clock, which are read and written as a whole.
+type attemptData struct {
+	Case      domain.Case            `json:"case"`
+	Blueprint domain.Blueprint       `json:"blueprint"`
+	Rubric    domain.Rubric          `json:"rubric"`
+	Phases    []domain.Phase         `json:"phases"`
+	Notes     string                 `json:"notes"`
+	Self      *domain.SelfAssessment `json:"self"`
+	Grade     *domain.TutorGrade     `json:"grade"`
+}
+
+const attemptColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id, mode, status, data, created_at, finished_at, version`
+
+func scanAttempt(r scanner) (domain.Attempt, error) {
+	var a domain.Attempt
+	var mode, status, data string
+	var created int64
+	var finished sql.NullInt64
+	if err := r.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &a.TutorEmail, &a.DegreeID,
+		&mode, &status, &data, &created, &finished, &a.Version); err != nil {
+		return a, err
+	}
+	var d attemptData
+	if err := json.Unmarshal([]byte(data), &d); err != nil {
+		return a, fmt.Errorf("attempt %s: %w", a.ID, err)
+	}
+	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
+	a.Case, a.Blueprint, a.Rubric, a.Phases, a.Notes, a.Self, a.Grade = d.Case, d.Blueprint, d.Rubric, d.Phases, d.Notes, d.Self, d.Grade
+	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+	return a, nil
+}
+
+func attemptJSON(a domain.Attempt) string {
+	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Notes: a.Notes, Self: a.Self, Grade: a.Grade})
+}
+
+func scores(a domain.Attempt) (self, tutor any) {
+	if a.Self != nil {
+		self = a.Self.Score
+	}
+	if a.Grade != nil {
+		tutor = a.Grade.Score
+	}
+	return self, tutor
+}
+
+func (s *DB) CreateAttempt(ctx context.Context, a domain.Attempt) error {
+	self, tutor := scores(a)
+	_, err := s.exec(ctx, `INSERT INTO attempts (id, student_id, student_email, student_name, group_id, tutor_email, degree_id,
+		case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+		a.ID, a.StudentID, domain.NormalizeEmail(a.StudentEmail), a.StudentName, a.GroupID, domain.NormalizeEmail(a.TutorEmail),
+		a.DegreeID, a.Case.ID, a.Case.Title, a.Case.Area, string(a.Mode), string(a.Status), self, tutor, attemptJSON(a),
+		ms(a.CreatedAt), nullMS(a.FinishedAt))
+	return err
+}
+
+func (s *DB) GetAttempt(ctx context.Context, id string) (domain.Attempt, error) {
+	a, err := scanAttempt(s.queryRow(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE id = ?`, id))
+	return a, s.mapErr(err)
+}
+
+func (s *DB) InProgressAttempt(ctx context.Context, studentID string) (domain.Attempt, error) {
+	a, err := scanAttempt(s.queryRow(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE student_id = ? AND status = 'in_progress'`, studentID))
+	return a, s.mapErr(err)
+}
+
+func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
+	self, tutor := scores(a)
+	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?,
+		version = version + 1 WHERE id = ? AND version = ?`,
+		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.ID, a.Version)
+	if err != nil {
+		return err
+	}
+	n, err := rowsAffected(res)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("attempt %s changed since it was read: %w", a.ID, domain.ErrConflict)
+	}
+	return nil
+}
+
+func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.AttemptSummary, error) {
+	q := `SELECT id, student_id, student_email, student_name, group_id, mode, status, case_title, area, self_score, tutor_score,
+		created_at, finished_at FROM attempts WHERE 1 = 1`
+	var args []any
+	for _, c := range []struct {
+		col, v string
+	}{{"student_id", f.StudentID}, {"student_email", domain.NormalizeEmail(f.StudentEmail)}, {"tutor_email", domain.NormalizeEmail(f.TutorEmail)},
+		{"group_id", f.GroupID}, {"status", string(f.Status)}} {
+		if c.v != "" {
+			q += ` AND ` + c.col + ` = ?`
+			args = append(args, c.v)
+		}
+	}
+	if f.Ungraded {
+		q += ` AND tutor_score IS NULL`
+	}
+	q += ` ORDER BY created_at DESC, id`
+	if f.Limit > 0 {
+		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
+	}
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.AttemptSummary{}
+	for rows.Next() {
+		var a domain.AttemptSummary
+		var mode, status string
+		var self, tutor sql.NullFloat64
+		var created int64
+		var finished sql.NullInt64
+		if err := rows.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
+			&self, &tutor, &created, &finished); err != nil {
+			return nil, err
+		}
+		a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
+		if self.Valid {
+			a.SelfScore = &self.Float64
+		}
+		if tutor.Valid {
+			a.TutorScore = &tutor.Float64
+		}
+		a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error) {
+	rows, err := s.query(ctx, fmt.Sprintf(`SELECT case_id FROM attempts WHERE student_id = ? ORDER BY created_at DESC LIMIT %d`, n), studentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+const recordingColumns = `r.attempt_id, r.id, r.phase, r.mime_type, r.duration_ms, r.levels, r.complete, r.deleted, r.created_at,
+	(SELECT COUNT(*) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
+	(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id)`
+
+func scanRecording(sc scanner) (domain.Recording, error) {
+	var r domain.Recording
+	var levels string
+	var created int64
+	if err := sc.Scan(&r.AttemptID, &r.ID, &r.Phase, &r.MimeType, &r.DurationMs, &levels, &r.Complete, &r.Deleted, &created, &r.Chunks, &r.Bytes); err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal([]byte(levels), &r.Levels); err != nil {
+		return r, err
+	}
+	r.CreatedAt = fromMS(created)
+	return r, nil
+}
+
+func (s *DB) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
+	_, err := s.exec(ctx, `INSERT INTO recordings (attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id, id) DO NOTHING`,
+		r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, ms(r.CreatedAt))
+	if err != nil {
+		return r, err
+	}
+	return s.GetRecording(ctx, r.AttemptID, r.ID)
+}
+
+func (s *DB) GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error) {
+	r, err := scanRecording(s.queryRow(ctx, `SELECT `+recordingColumns+` FROM recordings r WHERE r.attempt_id = ? AND r.id = ?`, attemptID, id))
+	return r, s.mapErr(err)
+}
+
+func (s *DB) ListRecordings(ctx context.Context, attemptID string) ([]domain.Recording, error) {
+	return s.listRecordings(ctx, `SELECT `+recordingColumns+` FROM recordings r WHERE r.attempt_id = ? ORDER BY r.phase, r.created_at, r.id`, attemptID)
+}
+
+func (s *DB) RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error) {
+	return s.listRecordings(ctx, fmt.Sprintf(`SELECT `+recordingColumns+` FROM recordings r WHERE r.deleted = ? AND r.created_at < ?
+		ORDER BY r.created_at LIMIT %d`, limit), false, ms(t))
+}
+
+func (s *DB) listRecordings(ctx context.Context, q string, args ...any) ([]domain.Recording, error) {
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Recording{}
+	for rows.Next() {
+		r, err := scanRecording(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) UpdateRecording(ctx context.Context, r domain.Recording) error {
+	res, err := s.exec(ctx, `UPDATE recordings SET duration_ms = ?, levels = ?, complete = ?, deleted = ? WHERE attempt_id = ? AND id = ?`,
+		r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.AttemptID, r.ID)
+	return s.expectOne(res, err)
+}
+
+func (s *DB) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
+	_, err := s.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
+		attemptID, recordingID, c.Seq, c.Bytes, c.SHA256)
+	return err
+}
+
+func (s *DB) GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error) {
+	var c domain.ChunkInfo
+	err := s.queryRow(ctx, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? AND seq = ?`,
+		attemptID, recordingID, seq).Scan(&c.Seq, &c.Bytes, &c.SHA256)
+	return c, s.mapErr(err)
+}
+
+func (s *DB) ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error) {
+	rows, err := s.query(ctx, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.ChunkInfo{}
+	for rows.Next() {
+		var c domain.ChunkInfo
+		if err := rows.Scan(&c.Seq, &c.Bytes, &c.SHA256); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {
+	_, err := s.exec(ctx, `DELETE FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID)
+	return err
+}

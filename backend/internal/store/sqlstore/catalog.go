@@ -1,0 +1,152 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+const caseColumns = `id, degree_id, area, title, facts, questions, follow_ups, key_points, legal_bases, status, demo, created_at, updated_at`
+
+func scanCase(r scanner) (domain.Case, error) {
+	var c domain.Case
+	var questions, followUps, keyPoints, bases, status string
+	var created, updated int64
+	if err := r.Scan(&c.ID, &c.DegreeID, &c.Area, &c.Title, &c.Facts, &questions, &followUps, &keyPoints, &bases, &status, &c.Demo, &created, &updated); err != nil {
+		return c, err
+	}
+	for _, f := range []struct {
+		src string
+		dst any
+	}{{questions, &c.Questions}, {followUps, &c.FollowUps}, {keyPoints, &c.KeyPoints}, {bases, &c.LegalBases}} {
+		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return c, fmt.Errorf("case %s: %w", c.ID, err)
+		}
+	}
+	c.Status = domain.CaseStatus(status)
+	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
+	return c, nil
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only plain data is marshalled here
+	}
+	return string(b)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func caseArgs(c domain.Case) []any {
+	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(nonNil(c.Questions)), mustJSON(nonNil(c.FollowUps)),
+		mustJSON(nonNil(c.KeyPoints)), mustJSON(nonNil(c.LegalBases)), string(c.Status), c.Demo}
+}
+
+func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, error) {
+	q := `SELECT ` + caseColumns + ` FROM cases WHERE 1 = 1`
+	var args []any
+	if f.DegreeID != "" {
+		q += ` AND degree_id = ?`
+		args = append(args, f.DegreeID)
+	}
+	if f.Area != "" {
+		q += ` AND area = ?`
+		args = append(args, f.Area)
+	}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		args = append(args, string(f.Status))
+	}
+	rows, err := s.query(ctx, q+` ORDER BY area, title`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Case{}
+	for rows.Next() {
+		c, err := scanCase(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) GetCase(ctx context.Context, id string) (domain.Case, error) {
+	c, err := scanCase(s.queryRow(ctx, `SELECT `+caseColumns+` FROM cases WHERE id = ?`, id))
+	return c, s.mapErr(err)
+}
+
+func (s *DB) GetCaseByTitle(ctx context.Context, degreeID, title string) (domain.Case, error) {
+	c, err := scanCase(s.queryRow(ctx, `SELECT `+caseColumns+` FROM cases WHERE degree_id = ? AND title = ?`, degreeID, title))
+	return c, s.mapErr(err)
+}
+
+func (s *DB) CreateCase(ctx context.Context, c domain.Case) error {
+	args := append([]any{c.ID}, caseArgs(c)...)
+	args = append(args, ms(c.CreatedAt), ms(c.UpdatedAt))
+	_, err := s.exec(ctx, `INSERT INTO cases (`+caseColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	return err
+}
+
+func (s *DB) UpdateCase(ctx context.Context, c domain.Case) error {
+	args := append(caseArgs(c), ms(c.UpdatedAt), c.ID)
+	res, err := s.exec(ctx, `UPDATE cases SET degree_id = ?, area = ?, title = ?, facts = ?, questions = ?, follow_ups = ?,
+		key_points = ?, legal_bases = ?, status = ?, demo = ?, updated_at = ? WHERE id = ?`, args...)
+	return s.expectOne(res, err)
+}
+
+func (s *DB) GetBlueprint(ctx context.Context, degreeID string) (domain.Blueprint, error) {
+	var b domain.Blueprint
+	err := s.getJSON(ctx, &b, `SELECT data FROM blueprints WHERE degree_id = ?`, degreeID)
+	return b, err
+}
+
+func (s *DB) PutBlueprint(ctx context.Context, b domain.Blueprint, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO blueprints (degree_id, data, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (degree_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`, b.DegreeID, mustJSON(b), ms(at))
+	return err
+}
+
+func (s *DB) GetRubric(ctx context.Context, degreeID string) (domain.Rubric, error) {
+	var r domain.Rubric
+	err := s.getJSON(ctx, &r, `SELECT data FROM rubrics WHERE degree_id = ?`, degreeID)
+	return r, err
+}
+
+func (s *DB) PutRubric(ctx context.Context, r domain.Rubric, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO rubrics (degree_id, version, data, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (degree_id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`,
+		r.DegreeID, r.Version, mustJSON(r), ms(at))
+	return err
+}
+
+func (s *DB) getJSON(ctx context.Context, dst any, q string, args ...any) error {
+	var data string
+	if err := s.queryRow(ctx, q, args...).Scan(&data); err != nil {
+		return s.mapErr(err)
+	}
+	return json.Unmarshal([]byte(data), dst)
+}
+
+func (s *DB) GetMeta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.queryRow(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	return v, s.mapErr(err)
+}
+
+func (s *DB) SetMeta(ctx context.Context, key, value string) error {
+	_, err := s.exec(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}

@@ -1,0 +1,247 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+func sampleCase(title, area string) domain.Case {
+	return domain.Case{ID: domain.NewID(), DegreeID: "derecho", Area: area, Title: title, Facts: "Hechos del caso.",
+		Questions: []string{"¿Procede?"}, FollowUps: []string{"¿Qué artículo?", "¿Ante qué juez?"}, KeyPoints: []string{"Punto"},
+		LegalBases: []domain.LegalBase{{Norm: "Constitución", Article: "76.7.l"}}, Status: domain.CaseActive, Demo: true,
+		CreatedAt: now(), UpdatedAt: now()}
+}
+
+func testCases(t *testing.T, s store.Store) {
+	c := sampleCase("Acción de protección", "Constitucional")
+	if err := s.CreateCase(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetCase(ctx, c.ID)
+	if err != nil || got.Title != c.Title || len(got.LegalBases) != 1 || got.LegalBases[0].Article != "76.7.l" || !got.Demo || got.Status != domain.CaseActive {
+		t.Fatalf("GetCase = %+v, %v", got, err)
+	}
+	dup := sampleCase("Acción de protección", "Penal")
+	if err := s.CreateCase(ctx, dup); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("duplicate title: %v", err)
+	}
+	if got, err := s.GetCaseByTitle(ctx, "derecho", "Acción de protección"); err != nil || got.ID != c.ID {
+		t.Fatalf("GetCaseByTitle = %+v, %v", got, err)
+	}
+	p := sampleCase("Legítima defensa", "Penal")
+	if err := s.CreateCase(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	p.Status = domain.CaseRetired
+	p.KeyPoints = []string{"Uno", "Dos"}
+	if err := s.UpdateCase(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	active, _ := s.ListCases(ctx, store.CaseFilter{DegreeID: "derecho", Status: domain.CaseActive})
+	penal, _ := s.ListCases(ctx, store.CaseFilter{Area: "Penal"})
+	if len(active) != 1 || active[0].ID != c.ID || len(penal) != 1 || len(penal[0].KeyPoints) != 2 {
+		t.Fatalf("filters: active %v, penal %v", active, penal)
+	}
+	if err := s.UpdateCase(ctx, sampleCase("x", "y")); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("update missing: %v", err)
+	}
+}
+
+func testCatalogSettings(t *testing.T, s store.Store) {
+	if _, err := s.GetBlueprint(ctx, "derecho"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("blueprint before any: %v", err)
+	}
+	bp := domain.DefaultBlueprint("derecho")
+	bp.PresentationSec = 420
+	for range 2 { // upsert
+		if err := s.PutBlueprint(ctx, bp, now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.GetBlueprint(ctx, "derecho"); err != nil || got != bp {
+		t.Fatalf("blueprint = %+v, %v", got, err)
+	}
+	r := domain.DefaultRubric("derecho")
+	r.Version = 2
+	if err := s.PutRubric(ctx, r, now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.GetRubric(ctx, "derecho"); err != nil || got.Version != 2 || len(got.Criteria) != 10 || got.Criteria[0].Descriptors[3] == "" {
+		t.Fatalf("rubric = %+v, %v", got, err)
+	}
+	if _, err := s.GetMeta(ctx, "k"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("meta missing: %v", err)
+	}
+	_ = s.SetMeta(ctx, "k", "1")
+	_ = s.SetMeta(ctx, "k", "2")
+	if v, err := s.GetMeta(ctx, "k"); err != nil || v != "2" {
+		t.Fatalf("meta = %q, %v", v, err)
+	}
+}
+
+func newAttempt(t *testing.T, s store.Store, student domain.User, c domain.Case) domain.Attempt {
+	t.Helper()
+	a := domain.NewAttempt(domain.NewID(), student, c, domain.DefaultBlueprint("derecho"), domain.DefaultRubric("derecho"), domain.ModeMock, now())
+	a.GroupID, a.TutorEmail = "g1", "Tutor@utpl.edu.ec"
+	return a
+}
+
+func testAttempts(t *testing.T, s store.Store) {
+	student := mustUser(t, s, "est@utpl.edu.ec", domain.RoleStudent)
+	c := sampleCase("Caso", "Civil")
+	if err := s.CreateCase(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	a := newAttempt(t, s, student, c)
+	if err := s.CreateAttempt(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateAttempt(ctx, newAttempt(t, s, student, c)); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("second attempt in progress: %v", err)
+	}
+	got, err := s.InProgressAttempt(ctx, student.ID)
+	if err != nil || got.ID != a.ID || got.Version != 1 || len(got.Phases) != len(a.Phases) || got.Case.Title != "Caso" || len(got.Rubric.Criteria) != 10 {
+		t.Fatalf("InProgressAttempt = %+v, %v", got, err)
+	}
+	// Optimistic concurrency: a stale copy cannot overwrite a newer one.
+	stale := got
+	if err := got.Advance(0, now().Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateAttempt(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateAttempt(ctx, stale); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("stale update: %v", err)
+	}
+	got, _ = s.GetAttempt(ctx, a.ID)
+	if got.Version != 2 || got.Current() != 1 {
+		t.Fatalf("after update: version %d current %d", got.Version, got.Current())
+	}
+	got.Sync(now().Add(3 * time.Hour))
+	levels := domain.Levels{}
+	for _, cr := range got.Rubric.Criteria {
+		levels[cr.ID] = 4
+	}
+	if err := got.SelfAssess(levels, now().Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateAttempt(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	// A new attempt may start once the first is finished.
+	b := newAttempt(t, s, student, c)
+	b.CreatedAt = now().Add(4 * time.Hour)
+	if err := s.CreateAttempt(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	ungraded, _ := s.ListAttempts(ctx, store.AttemptFilter{TutorEmail: "tutor@utpl.edu.ec", Status: domain.AttemptFinished, Ungraded: true})
+	if len(ungraded) != 1 || ungraded[0].ID != a.ID || ungraded[0].SelfScore == nil || *ungraded[0].SelfScore != 10 || ungraded[0].TutorScore != nil {
+		t.Fatalf("grading queue = %+v", ungraded)
+	}
+	mine, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentID: student.ID})
+	if len(mine) != 2 || mine[0].ID != b.ID || mine[0].CaseTitle != "Caso" || mine[0].Area != "Civil" {
+		t.Fatalf("student attempts = %+v", mine)
+	}
+	byMail, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentEmail: "EST@utpl.edu.ec", Limit: 1})
+	if len(byMail) != 1 {
+		t.Fatalf("by email with limit = %+v", byMail)
+	}
+	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
+		t.Fatalf("recent = %v", ids)
+	}
+}
+
+func testConcurrentAttemptStart(t *testing.T, s store.Store) {
+	student := mustUser(t, s, "race.est@utpl.edu.ec", domain.RoleStudent)
+	c := sampleCase("Carrera", "Civil")
+	_ = s.CreateCase(ctx, c)
+	var wg sync.WaitGroup
+	errs := make([]error, 6)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.CreateAttempt(ctx, newAttempt(t, s, student, c))
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if !errors.Is(err, domain.ErrConflict) {
+			t.Fatalf("unexpected: %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d attempts in progress created, want 1", ok)
+	}
+}
+
+func testRecordings(t *testing.T, s store.Store) {
+	student := mustUser(t, s, "rec@utpl.edu.ec", domain.RoleStudent)
+	c := sampleCase("Grabado", "Civil")
+	_ = s.CreateCase(ctx, c)
+	a := newAttempt(t, s, student, c)
+	if err := s.CreateAttempt(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	r := domain.Recording{ID: "7f0c-uuid", AttemptID: a.ID, Phase: 1, MimeType: "audio/webm;codecs=opus", CreatedAt: now()}
+	for range 2 { // idempotent
+		got, err := s.CreateRecording(ctx, r)
+		if err != nil || got.ID != r.ID || got.Chunks != 0 || got.Complete {
+			t.Fatalf("CreateRecording = %+v, %v", got, err)
+		}
+	}
+	for seq := range 3 {
+		if err := s.AddChunk(ctx, a.ID, r.ID, domain.ChunkInfo{Seq: seq, Bytes: int64(100 + seq), SHA256: fmt.Sprint("h", seq)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddChunk(ctx, a.ID, r.ID, domain.ChunkInfo{Seq: 1, Bytes: 1, SHA256: "x"}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("duplicate chunk: %v", err)
+	}
+	if ch, err := s.GetChunk(ctx, a.ID, r.ID, 2); err != nil || ch.Bytes != 102 || ch.SHA256 != "h2" {
+		t.Fatalf("GetChunk = %+v, %v", ch, err)
+	}
+	got, _ := s.GetRecording(ctx, a.ID, r.ID)
+	if got.Chunks != 3 || got.Bytes != 303 {
+		t.Fatalf("counts = %d chunks %d bytes", got.Chunks, got.Bytes)
+	}
+	got.Complete, got.DurationMs, got.Levels = true, 6000, []float64{0.1, 0.5}
+	if err := s.UpdateRecording(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := s.ListRecordings(ctx, a.ID)
+	if len(list) != 1 || !list[0].Complete || list[0].DurationMs != 6000 || len(list[0].Levels) != 2 {
+		t.Fatalf("ListRecordings = %+v", list)
+	}
+	chunks, _ := s.ListChunks(ctx, a.ID, r.ID)
+	if len(chunks) != 3 || chunks[2].Seq != 2 {
+		t.Fatalf("ListChunks = %+v", chunks)
+	}
+	old, _ := s.RecordingsOlderThan(ctx, now().Add(time.Hour), 10)
+	if len(old) != 1 {
+		t.Fatalf("RecordingsOlderThan = %+v", old)
+	}
+	_ = s.DeleteChunks(ctx, a.ID, r.ID)
+	got.Deleted = true
+	_ = s.UpdateRecording(ctx, got)
+	if got, _ := s.GetRecording(ctx, a.ID, r.ID); got.Chunks != 0 || !got.Deleted {
+		t.Fatalf("after delete: %+v", got)
+	}
+	if old, _ := s.RecordingsOlderThan(ctx, now().Add(time.Hour), 10); len(old) != 0 {
+		t.Fatalf("deleted recordings are not old recordings: %+v", old)
+	}
+	// Another attempt may use the same client id without clashing.
+	if _, err := s.GetRecording(ctx, "other", r.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("recording scoped to attempt: %v", err)
+	}
+}
