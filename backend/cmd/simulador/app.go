@@ -48,7 +48,7 @@ func newApp(ctx context.Context) (*app, error) {
 		store:   st,
 		auth:    auth.NewService(st, sessions, ms),
 		groups:  groups.NewService(st),
-		catalog: catalog.NewService(st),
+		catalog: catalog.NewService(st, cfg.AllowShortTimings),
 	}, nil
 }
 

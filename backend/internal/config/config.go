@@ -28,6 +28,11 @@ type Config struct {
 	SessionIdle  time.Duration
 	SessionMax   time.Duration
 
+	// AllowShortTimings lets tutors set phases of a few seconds (demos, tests).
+	AllowShortTimings bool
+	// RecordingRetention deletes recordings older than this; 0 keeps them.
+	RecordingRetention time.Duration
+
 	Microsoft Microsoft
 	Site      Site
 }
@@ -116,13 +121,13 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if !oneOf(c.CookieSecure, "auto", "always", "never") {
 		bad("COOKIE_SECURE", c.CookieSecure, "expected auto, always or never")
 	}
-	{
-		v := get("TRUST_PROXY", "false")
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			bad("TRUST_PROXY", v, "expected true or false")
-		}
-		c.TrustProxy = b
+	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
+	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")
+	retention := get("RECORDING_RETENTION_DAYS", "0")
+	if days, err := strconv.Atoi(retention); err != nil || days < 0 || days > 3650 {
+		bad("RECORDING_RETENTION_DAYS", retention, "expected a number of days between 0 (keep forever) and 3650")
+	} else {
+		c.RecordingRetention = time.Duration(days) * 24 * time.Hour
 	}
 	c.SessionIdle = duration(get, bad, "SESSION_IDLE_TIMEOUT", "12h")
 	c.SessionMax = duration(get, bad, "SESSION_MAX_AGE", "168h")
@@ -188,6 +193,15 @@ func duration(get func(string, string) string, bad func(string, string, string),
 		bad(key, v, "expected a positive duration such as 30m or 12h")
 	}
 	return d
+}
+
+func boolean(get func(string, string) string, bad func(string, string, string), key string) bool {
+	v := get(key, "false")
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		bad(key, v, "expected true or false")
+	}
+	return b
 }
 
 func oneOf(v string, allowed ...string) bool {

@@ -90,7 +90,7 @@ func buildTemplate() error {
 		return err
 	}
 	svc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), nil)
-	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st), Catalog: catalog.NewService(st),
+	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st), Catalog: catalog.NewService(st, cfg.AllowShortTimings),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	template.users = map[string]domain.User{}
 	template.cookies = map[string]*http.Cookie{}
@@ -168,7 +168,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group}
 	e.auth = auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
 	e.groups = groups.NewService(st)
-	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: catalog.NewService(st),
+	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: catalog.NewService(st, cfg.AllowShortTimings),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	return e
 }

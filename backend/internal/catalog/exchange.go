@@ -1,0 +1,358 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/utpl/simulador/backend/internal/cases/demo"
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// ExchangeCase is the JSON exchange format of the case bank (also the
+// columns of the CSV format).
+type ExchangeCase struct {
+	Degree     string             `json:"degree"`
+	Area       string             `json:"area"`
+	Title      string             `json:"title"`
+	Facts      string             `json:"facts"`
+	Questions  []string           `json:"questions"`
+	FollowUps  []string           `json:"followUps"`
+	KeyPoints  []string           `json:"keyPoints"`
+	LegalBases []domain.LegalBase `json:"legalBases"`
+	Status     string             `json:"status"`
+	Demo       bool               `json:"demo"`
+}
+
+// ImportProblem is one thing wrong in an import file: the row (the JSON
+// list position or the CSV line, 1-based) and column.
+type ImportProblem struct {
+	Row     int    `json:"row"`
+	Column  string `json:"column"`
+	Message string `json:"message"`
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Created int `json:"created"`
+	Updated int `json:"updated"`
+}
+
+// MaxImportBytes bounds an import file.
+const MaxImportBytes = 8 << 20
+
+const maxImportProblems = 20
+
+var csvHeader = []string{"degree", "area", "title", "facts", "questions", "followUps", "keyPoints", "legalBases", "status", "demo"}
+
+// ImportCases reads a JSON or CSV file (by extension) and creates or updates
+// cases, matched by degree and title. Every row is checked first: one
+// problem and nothing is written.
+func (s *Service) ImportCases(ctx context.Context, r io.Reader, filename string) (ImportResult, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if len(data) > MaxImportBytes {
+		return ImportResult{}, importError(ImportProblem{Message: "El archivo supera el límite de 8 MB."})
+	}
+	var rows []ExchangeCase
+	var lines []int
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".json":
+		rows, lines, err = decodeJSON(data)
+	case ".csv":
+		rows, lines, err = decodeCSV(data)
+	default:
+		err = importError(ImportProblem{Message: "Formato no admitido; use un archivo .json o .csv."})
+	}
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return s.importRows(ctx, rows, lines)
+}
+
+// ImportDemoBank loads the bundled demo cases once per installation, so a
+// fresh install can be used at once and tutors' later edits are kept.
+func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
+	const key = "demo_bank_v1"
+	if _, err := s.store.GetMeta(ctx, key); err == nil {
+		return ImportResult{}, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return ImportResult{}, err
+	}
+	rows, lines, err := decodeJSON(demo.Derecho)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
+	}
+	// Cases a tutor already has under the same title are left alone.
+	var keep []ExchangeCase
+	var keepLines []int
+	for i, r := range rows {
+		if _, err := s.store.GetCaseByTitle(ctx, "derecho", strings.Join(strings.Fields(r.Title), " ")); errors.Is(err, domain.ErrNotFound) {
+			keep, keepLines = append(keep, r), append(keepLines, lines[i])
+		}
+	}
+	res, err := s.importRows(ctx, keep, keepLines)
+	if err != nil {
+		return res, fmt.Errorf("demo bank: %w", err)
+	}
+	return res, s.store.SetMeta(ctx, key, "1")
+}
+
+func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {
+	if len(rows) == 0 {
+		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
+	}
+	var problems []ImportProblem
+	add := func(p ImportProblem) {
+		if len(problems) < maxImportProblems {
+			problems = append(problems, p)
+		}
+	}
+	cases := make([]domain.Case, len(rows))
+	seen := map[string]int{}
+	for i, r := range rows {
+		row := lines[i]
+		c := domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
+			KeyPoints: r.KeyPoints, LegalBases: r.LegalBases, Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+		c.Normalize()
+		if d, err := s.DegreeByName(ctx, r.Degree); err != nil {
+			add(ImportProblem{Row: row, Column: "degree", Message: fmt.Sprintf("La carrera «%s» no existe.", r.Degree)})
+		} else {
+			c.DegreeID = d.ID
+		}
+		for _, p := range c.Validate() {
+			add(ImportProblem{Row: row, Column: p.Field, Message: p.Message})
+		}
+		key := c.DegreeID + "\x00" + fold(c.Title)
+		if prev, dup := seen[key]; dup && c.Title != "" {
+			add(ImportProblem{Row: row, Column: "title", Message: fmt.Sprintf("El título «%s» está repetido (fila %d).", c.Title, prev)})
+		}
+		seen[key] = row
+		cases[i] = c
+	}
+	if len(problems) > 0 {
+		return ImportResult{}, importError(problems...)
+	}
+	var res ImportResult
+	now := s.now().UTC()
+	err := s.store.InTx(ctx, func(tx store.Store) error {
+		res = ImportResult{}
+		for _, c := range cases {
+			cur, err := tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
+			switch {
+			case errors.Is(err, domain.ErrNotFound):
+				c.ID, c.CreatedAt, c.UpdatedAt = domain.NewID(), now, now
+				if err := tx.CreateCase(ctx, c); err != nil {
+					return err
+				}
+				res.Created++
+			case err != nil:
+				return err
+			default:
+				c.ID, c.CreatedAt, c.UpdatedAt = cur.ID, cur.CreatedAt, now
+				if err := tx.UpdateCase(ctx, c); err != nil {
+					return err
+				}
+				res.Updated++
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+func importError(ps ...ImportProblem) error {
+	return &domain.UserError{Code: "invalid_cases", Message: "El archivo de casos tiene errores; no se importó nada.", Details: ps}
+}
+
+// decodeJSON reads a list of exchange cases strictly (unknown fields are
+// errors, so a misspelt field does not silently drop data).
+func decodeJSON(data []byte) ([]ExchangeCase, []int, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, importError(ImportProblem{Message: "El archivo no es una lista JSON de casos válida: " + jsonReason(err)})
+	}
+	rows := make([]ExchangeCase, len(raw))
+	lines := make([]int, len(raw))
+	var problems []ImportProblem
+	for i, r := range raw {
+		lines[i] = i + 1
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&rows[i]); err != nil && len(problems) < maxImportProblems {
+			problems = append(problems, ImportProblem{Row: i + 1, Message: "Caso no válido: " + jsonReason(err)})
+		}
+	}
+	if len(problems) > 0 {
+		return nil, nil, importError(problems...)
+	}
+	return rows, lines, nil
+}
+
+func jsonReason(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("el campo «%s» tiene un tipo incorrecto.", te.Field)
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
+		return "campo desconocido " + strings.TrimPrefix(msg, "json: unknown field ") + "."
+	}
+	return "formato JSON incorrecto."
+}
+
+// decodeCSV reads the CSV exchange format: list cells hold one item per
+// line, legal bases as "Norm: article".
+func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	if first, _, _ := bytes.Cut(data, []byte("\n")); bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {
+		r.Comma = ';'
+	}
+	header, err := r.Read()
+	if err != nil {
+		return nil, nil, importError(ImportProblem{Row: 1, Message: "No se pudo leer el encabezado del CSV."})
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.TrimSpace(h)] = i
+	}
+	var problems []ImportProblem
+	for _, h := range csvHeader {
+		if _, ok := col[h]; !ok {
+			problems = append(problems, ImportProblem{Row: 1, Column: h, Message: fmt.Sprintf("Falta la columna «%s».", h)})
+		}
+	}
+	if len(problems) > 0 {
+		return nil, nil, importError(problems...)
+	}
+	var rows []ExchangeCase
+	var lines []int
+	for {
+		line, _ := r.FieldPos(0)
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line = pe.StartLine
+			}
+			return nil, nil, importError(ImportProblem{Row: line, Message: "El CSV está mal formado (revise las comillas)."})
+		}
+		line, _ = r.FieldPos(0)
+		get := func(name string) string {
+			if i := col[name]; i < len(rec) {
+				return rec[i]
+			}
+			return ""
+		}
+		if strings.TrimSpace(strings.Join(rec, "")) == "" {
+			continue
+		}
+		ex := ExchangeCase{Degree: get("degree"), Area: get("area"), Title: get("title"), Facts: get("facts"),
+			Questions: splitLines(get("questions")), FollowUps: splitLines(get("followUps")), KeyPoints: splitLines(get("keyPoints")),
+			Status: strings.TrimSpace(get("status"))}
+		switch strings.ToLower(strings.TrimSpace(get("demo"))) {
+		case "true", "1", "sí", "si":
+			ex.Demo = true
+		case "false", "0", "no", "":
+		default:
+			problems = append(problems, ImportProblem{Row: line, Column: "demo", Message: "demo debe ser true o false."})
+		}
+		for _, l := range splitLines(get("legalBases")) {
+			n, a, ok := strings.Cut(l, ":")
+			if !ok {
+				problems = append(problems, ImportProblem{Row: line, Column: "legalBases", Message: fmt.Sprintf("«%s» debe tener la forma «Norma: artículo».", l)})
+				continue
+			}
+			ex.LegalBases = append(ex.LegalBases, domain.LegalBase{Norm: strings.TrimSpace(n), Article: strings.TrimSpace(a)})
+		}
+		rows = append(rows, ex)
+		lines = append(lines, line)
+	}
+	if len(problems) > 0 {
+		return nil, nil, importError(problems[:min(len(problems), maxImportProblems)]...)
+	}
+	return rows, lines, nil
+}
+
+func splitLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Export returns the degree's cases (all degrees when degreeID is "") in
+// the exchange format.
+func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, error) {
+	names, err := s.DegreeNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: degreeID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ExchangeCase, len(cases))
+	for i, c := range cases {
+		out[i] = ExchangeCase{Degree: names[c.DegreeID], Area: c.Area, Title: c.Title, Facts: c.Facts, Questions: nonNil(c.Questions),
+			FollowUps: nonNil(c.FollowUps), KeyPoints: nonNil(c.KeyPoints), LegalBases: nonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+	}
+	return out, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// WriteJSON writes cases in the JSON exchange format.
+func WriteJSON(w io.Writer, cases []ExchangeCase) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(cases)
+}
+
+// WriteCSV writes cases in the CSV exchange format, UTF-8 with a BOM so
+// Excel shows accents right.
+func WriteCSV(w io.Writer, cases []ExchangeCase) error {
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	for _, c := range cases {
+		bases := make([]string, len(c.LegalBases))
+		for i, b := range c.LegalBases {
+			bases[i] = b.String()
+		}
+		rec := []string{c.Degree, c.Area, c.Title, c.Facts, strings.Join(c.Questions, "\n"), strings.Join(c.FollowUps, "\n"),
+			strings.Join(c.KeyPoints, "\n"), strings.Join(bases, "\n"), c.Status, fmt.Sprint(c.Demo)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
