@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/auth"
@@ -28,6 +29,25 @@ import (
 type testServer struct {
 	*httptest.Server
 	auth *auth.Service
+	logs *syncBuffer
+}
+
+// syncBuffer collects the server's log while its goroutines write to it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newTestServer(t *testing.T, env map[string]string) *testServer {
@@ -48,11 +68,12 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 		t.Fatal(err)
 	}
 	authSvc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
+	logs := &syncBuffer{}
 	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st),
-		Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
+		Log: slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &testServer{Server: srv, auth: authSvc}
+	return &testServer{Server: srv, auth: authSvc, logs: logs}
 }
 
 func newMicrosoftServer(t *testing.T) (*testServer, *oidctest.Issuer) {
@@ -302,6 +323,11 @@ func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
 			})
 		}
 	})
+	// A refused sign-in is the client's problem: an info line, no warning.
+	srv.Close()
+	if logs := srv.logs.String(); strings.Contains(logs, "level=WARN") || strings.Contains(logs, "level=ERROR") {
+		t.Errorf("refused sign-ins logged warnings or errors:\n%s", logs)
+	}
 }
 
 func TestMicrosoftPublicConfig(t *testing.T) {
