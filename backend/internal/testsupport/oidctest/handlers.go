@@ -43,6 +43,8 @@ func (i *Issuer) handler() http.Handler {
 	mux.HandleFunc("POST /{tenant}/oauth2/v2.0/token", i.token)
 	mux.HandleFunc("GET /{tenant}/oauth2/v2.0/logout", i.logout)
 	mux.HandleFunc("POST /{tenant}/oauth2/v2.0/logout", i.logout)
+	// Browsers ask every host for an icon; answer without noise.
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	if i.opts.Control {
 		i.registerControl(mux)
 	}

@@ -207,6 +207,7 @@ func (i *Issuer) Client() *http.Client {
 }
 
 // SetNext makes s the next sign-in of the authorize endpoint (used once).
+// A zero s.User means the default user.
 func (i *Issuer) SetNext(s SignIn) {
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -229,5 +230,12 @@ func (i *Issuer) takeNext() SignIn {
 	}
 	s := *i.next
 	i.next = nil
+	return i.withDefaultUser(s)
+}
+
+func (i *Issuer) withDefaultUser(s SignIn) SignIn {
+	if s.User == (User{}) {
+		s.User = i.opts.DefaultUser
+	}
 	return s
 }

@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -190,5 +192,50 @@ func TestControlAPI(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 204 {
 		t.Errorf("next: %d", res.StatusCode)
+	}
+}
+
+func TestInteractiveSignIn(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	c := iss.Client()
+	q := url.Values{"client_id": {iss.ClientID()}, "response_type": {"code"}, "redirect_uri": {appOrigin + "/cb"},
+		"scope": {"openid"}, "state": {"s"}, "nonce": {"n"}, "code_challenge": {challengeOf("verifier-0123456789-0123456789-0123456789")},
+		"code_challenge_method": {"S256"}, "response_mode": {"fragment"}}
+	page := func() string {
+		t.Helper()
+		iss.SetNext(oidctest.SignIn{Interactive: true}) // zero User: the default user
+		res, err := c.Get(iss.Authority() + "/oauth2/v2.0/authorize?" + q.Encode())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || !strings.Contains(string(body), oidctest.DefaultUser.Email) {
+			t.Fatalf("interactive page: %d %s", res.StatusCode, body)
+		}
+		m := regexp.MustCompile(`name="ticket" value="([^"]+)"`).FindStringSubmatch(string(body))
+		if m == nil {
+			t.Fatalf("no ticket in %s", body)
+		}
+		return m[1]
+	}
+	answer := func(ticket, action string) string {
+		t.Helper()
+		res, err := c.PostForm(iss.Authority()+"/oauth2/v2.0/authorize/continue", url.Values{"ticket": {ticket}, "action": {action}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.Header.Get("Location")
+	}
+	ticket := page()
+	if loc := answer(ticket, "approve"); !strings.Contains(loc, "#code=") || !strings.Contains(loc, "state=s") {
+		t.Errorf("approve: %s", loc)
+	}
+	if loc := answer(ticket, "approve"); loc != "" {
+		t.Errorf("a used ticket redirected to %s", loc)
+	}
+	if loc := answer(page(), "deny"); !strings.Contains(loc, "#error=access_denied") {
+		t.Errorf("deny: %s", loc)
 	}
 }

@@ -69,8 +69,9 @@ func (u User) oid() string {
 }
 
 // IDToken mints an ID token for the issuer's tenant and client, with s's
-// user and faults.
+// user (a zero User means the default user) and faults.
 func (i *Issuer) IDToken(s SignIn) (string, error) {
+	s = i.withDefaultUser(s)
 	return i.sign(s.UnknownKey, i.idTokenClaims(s, s.Nonce, i.opts.Now()))
 }
 
