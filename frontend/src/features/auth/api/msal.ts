@@ -19,7 +19,13 @@ async function client(cfg: MicrosoftConfig) {
       redirectUri: `${window.location.origin}/auth-popup.html`,
     },
     cache: { cacheLocation: 'sessionStorage' },
-    system: { protocolMode: cfg.protocolMode === 'OIDC' ? ProtocolMode.OIDC : ProtocolMode.AAD },
+    system: {
+      protocolMode: cfg.protocolMode === 'OIDC' ? ProtocolMode.OIDC : ProtocolMode.AAD,
+      // MSAL gives up on the popup after this long (default 60 s, short for
+      // a password plus an MFA approval). Waiting longer costs nothing: a
+      // new press restarts the sign-in anyway (see popupIdToken).
+      popupBridgeTimeout: 5 * 60_000,
+    },
   })
   await pca.initialize()
   pca.addEventCallback((msg) => {
