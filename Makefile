@@ -5,7 +5,7 @@ SHELL := /bin/bash
 BIN        := bin/simulador
 WEBUI_DIST := backend/internal/webui/dist
 GO_FILES   := $(shell find backend -name '*.go' -not -path '*/node_modules/*') go.mod go.sum
-WEB_FILES  := $(shell find frontend/src frontend/public -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
+WEB_FILES  := $(shell find frontend/src frontend/public -type f 2>/dev/null) frontend/index.html frontend/auth-popup.html frontend/vite.config.ts frontend/tsconfig.json frontend/package.json
 CHROMIUM   ?= /usr/bin/chromium
 
 export DATA_DIR ?= $(CURDIR)/data

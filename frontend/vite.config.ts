@@ -15,6 +15,14 @@ export default defineConfig({
     target: 'es2022',
     // The budget check reads this to know what /inicio loads.
     manifest: true,
+    rolldownOptions: {
+      // auth-popup.html is MSAL's popup redirect page: a second entry that
+      // loads only the redirect bridge, never the app.
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'auth-popup': fileURLToPath(new URL('./auth-popup.html', import.meta.url)),
+      },
+    },
   },
   server: {
     port: 5173,

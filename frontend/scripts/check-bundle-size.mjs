@@ -10,8 +10,11 @@ const BUDGET_KB = 120
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist')
 const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8'))
 
-const entry = Object.values(manifest).find((c) => c.isEntry)
-if (!entry) throw new Error('no entry chunk in the Vite manifest')
+// The build has two entries (index.html, the app, and auth-popup.html, MSAL's
+// popup redirect page); /inicio is served by index.html.
+const ENTRY = 'index.html'
+const entry = manifest[ENTRY]
+if (!entry?.isEntry) throw new Error(`no ${ENTRY} entry chunk in the Vite manifest`)
 
 const seen = new Set()
 const walk = (key) => {
@@ -20,7 +23,7 @@ const walk = (key) => {
   seen.add(chunk.file)
   for (const imp of chunk.imports ?? []) walk(imp)
 }
-walk(Object.keys(manifest).find((k) => manifest[k] === entry))
+walk(ENTRY)
 
 let total = 0
 for (const file of seen) {

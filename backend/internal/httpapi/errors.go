@@ -13,6 +13,8 @@ import (
 // ctxTooLarge holds a route's own message for an oversized body.
 const ctxTooLarge = "tooLargeMessage"
 
+const ctxErrorHandled = "errorHandled"
+
 // errorBody is the JSON shape of every error response.
 type errorBody struct {
 	Error errorPayload `json:"error"`
@@ -28,6 +30,14 @@ type errorPayload struct {
 // codes with safe Spanish messages; anything unknown is logged and hidden
 // behind a 500.
 func (a *api) handleError(err error, c echo.Context) {
+	// The request logger (HandleError) answers the error first and passes it
+	// on, so the same error arrives here again once it reaches Echo: only
+	// the first call answers, and only a response that was already under way
+	// before any error was answered is worth a warning.
+	if c.Get(ctxErrorHandled) != nil {
+		return
+	}
+	c.Set(ctxErrorHandled, true)
 	if c.Response().Committed {
 		a.log.Warn("error after response started", "path", c.Path(), "err", err)
 		return

@@ -7,14 +7,28 @@ export type MicrosoftLoginResult = Session & { created: boolean }
 
 export class MicrosoftNotConfiguredError extends Error {}
 
+export type MicrosoftLoginInput = {
+  config: MicrosoftConfig
+  /** Called with true when the popup is about to open, false once it answered. */
+  onPopup?: (open: boolean) => void
+}
+
 // signInWithMicrosoft runs the university-account popup and hands the ID
 // token to the server, which verifies it. MSAL (about 70 kB) is loaded only
-// here, when the button is used.
-export async function signInWithMicrosoft(cfg: MicrosoftConfig): Promise<MicrosoftLoginResult> {
+// here, when the button is used, while the server issues the nonce.
+export async function signInWithMicrosoft({ config: cfg, onPopup }: MicrosoftLoginInput): Promise<MicrosoftLoginResult> {
   if (!cfg.enabled || !cfg.clientId || !cfg.authority) throw new MicrosoftNotConfiguredError()
-  const { nonce } = await api.post<{ nonce: string }>('/api/auth/microsoft/start')
-  const { popupIdToken } = await import('./msal')
-  const idToken = await popupIdToken(cfg, nonce)
+  const [{ nonce }, { popupIdToken }] = await Promise.all([
+    api.post<{ nonce: string }>('/api/auth/microsoft/start'),
+    import('./msal'),
+  ])
+  onPopup?.(true)
+  let idToken: string
+  try {
+    idToken = await popupIdToken(cfg, nonce)
+  } finally {
+    onPopup?.(false)
+  }
   return api.post<MicrosoftLoginResult>('/api/auth/microsoft', { idToken })
 }
 

@@ -1,3 +1,4 @@
+import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppConfig } from '@/lib/config'
 import { showInfo } from '@/lib/dialogs'
@@ -8,10 +9,17 @@ import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft
 // useMicrosoftSignIn starts the university-account popup. A new user goes to
 // /auth/carreras; a returning one to the saved location or /auth/carreras. A
 // failed or cancelled popup is silently ignored (spec section 8).
+//
+// isPending is true only while talking to the server: while the popup is
+// open the button stays usable, because MSAL cannot tell that the user
+// closed the popup, and pressing again starts a new sign-in at once.
 export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () => void } = {}) {
   const { data: config } = useAppConfig()
   const navigate = useNavigate()
   const mutation = useMicrosoftLogin()
+  const [popupOpen, setPopupOpen] = useState(false)
+  const attempt = useRef(0)
+  const isPending = mutation.isPending && !popupOpen
 
   const start = () => {
     if (!config?.microsoft.enabled) {
@@ -21,16 +29,26 @@ export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () =
       ).then(() => onNotConfigured?.())
       return
     }
-    mutation.mutate(config.microsoft, {
-      onSuccess: (res) => {
-        const saved = consumeRedirect()
-        navigate(res.created ? paths.carreras : (saved ?? paths.carreras))
+    if (isPending) return
+    // A restarted sign-in's predecessor settles later; only the latest
+    // attempt may say whether its popup is open.
+    const id = ++attempt.current
+    const onPopup = (open: boolean) => {
+      if (attempt.current === id) setPopupOpen(open)
+    }
+    mutation.mutate(
+      { config: config.microsoft, onPopup },
+      {
+        onSuccess: (res) => {
+          const saved = consumeRedirect()
+          navigate(res.created ? paths.carreras : (saved ?? paths.carreras))
+        },
+        onError: (err) => {
+          if (err instanceof MicrosoftNotConfiguredError) return
+          console.warn('Inicio de sesión con Microsoft no completado', err)
+        },
       },
-      onError: (err) => {
-        if (err instanceof MicrosoftNotConfiguredError) return
-        console.warn('Inicio de sesión con Microsoft no completado', err)
-      },
-    })
+    )
   }
-  return { start, isPending: mutation.isPending }
+  return { start, isPending }
 }

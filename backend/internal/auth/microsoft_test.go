@@ -1,0 +1,146 @@
+package auth_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/testsupport/oidctest"
+)
+
+// msConfig is the configuration the server would get from MS_* for iss.
+func msConfig(t *testing.T, iss *oidctest.Issuer) config.Microsoft {
+	t.Helper()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := iss.WriteCAFile(ca); err != nil {
+		t.Fatal(err)
+	}
+	return config.Microsoft{TenantID: iss.TenantID(), ClientID: iss.ClientID(), Authority: iss.Authority(), CAFile: ca}
+}
+
+func newVerifier(t *testing.T, cfg config.Microsoft) *auth.MicrosoftVerifier {
+	t.Helper()
+	v, err := auth.NewMicrosoftVerifier(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v == nil {
+		t.Fatal("verifier is nil although configured")
+	}
+	return v
+}
+
+func mint(t *testing.T, iss *oidctest.Issuer, s oidctest.SignIn) string {
+	t.Helper()
+	tok, err := iss.IDToken(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+var ana = oidctest.User{Email: "Ana.Perez@UTPL.edu.ec", Name: "Ana Pérez", OID: "11111111-2222-4333-8444-555555555555"}
+
+func TestMicrosoftVerifierAcceptsTheTenantsToken(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	v := newVerifier(t, msConfig(t, iss))
+	if got, want := v.Issuer(), iss.Authority()+"/v2.0"; got != want {
+		t.Errorf("Issuer() = %q, want %q", got, want)
+	}
+	c, err := v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n-123"}), "n-123")
+	if err != nil {
+		t.Fatalf("good token refused: %v", err)
+	}
+	if c.Email != "ana.perez@utpl.edu.ec" || c.TenantID != iss.TenantID() || c.ObjectID != ana.OID || c.Name != "Ana Pérez" {
+		t.Errorf("claims %+v", c)
+	}
+
+	// Entra sends email only as an optional claim; preferred_username is
+	// the fallback.
+	noEmailClaim := oidctest.User{PreferredUsername: "Luis@utpl.edu.ec", Name: "Luis"}
+	c, err = v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: noEmailClaim, Nonce: "n-1"}), "n-1")
+	if err != nil {
+		t.Fatalf("token with preferred_username only refused: %v", err)
+	}
+	if c.Email != "luis@utpl.edu.ec" {
+		t.Errorf("email from preferred_username = %q", c.Email)
+	}
+}
+
+func TestMicrosoftVerifierRefuses(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	v := newVerifier(t, msConfig(t, iss))
+	for _, tc := range []struct {
+		name   string
+		signIn oidctest.SignIn
+		nonce  string // what the server expects (the start cookie)
+		want   string // part of the error
+	}{
+		{"another tenant", oidctest.SignIn{User: ana, Nonce: "n", OtherTenant: true}, "n", "issued by a different provider"},
+		{"tid of another tenant", oidctest.SignIn{User: ana, Nonce: "n", TenantClaim: oidctest.OtherTenantID}, "n", "tenant"},
+		{"blank tid", oidctest.SignIn{User: ana, Nonce: "n", TenantClaim: " "}, "n", "tenant"},
+		{"wrong audience", oidctest.SignIn{User: ana, Nonce: "n", Audience: "another-app"}, "n", "audience"},
+		{"expired", oidctest.SignIn{User: ana, Nonce: "n", Expired: true}, "n", "expired"},
+		{"bad signature", oidctest.SignIn{User: ana, Nonce: "n", UnknownKey: true}, "n", "signature"},
+		{"wrong nonce", oidctest.SignIn{User: ana, Nonce: "other"}, "n", "nonce"},
+		{"nonce missing from the token", oidctest.SignIn{User: ana}, "n", "nonce"},
+		{"no nonce expected (no start cookie)", oidctest.SignIn{User: ana, Nonce: "n"}, "", "nonce"},
+		{"no usable email", oidctest.SignIn{User: ana, Nonce: "n", NoEmail: true}, "n", "email"},
+		{"email that is not an address", oidctest.SignIn{User: oidctest.User{Email: "not-an-address", OID: ana.OID}, Nonce: "n"}, "n", "email"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := v.Verify(context.Background(), mint(t, iss, tc.signIn), tc.nonce)
+			if err == nil {
+				t.Fatalf("accepted: %+v", c)
+			}
+			if !strings.Contains(strings.ToLower(err.Error()), tc.want) {
+				t.Errorf("error %q does not mention %q", err, tc.want)
+			}
+		})
+	}
+	t.Run("garbage", func(t *testing.T) {
+		if _, err := v.Verify(context.Background(), "not.a.jwt", "n"); err == nil {
+			t.Fatal("accepted garbage")
+		}
+	})
+}
+
+func TestMicrosoftVerifierCAFile(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	tok := mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n"})
+
+	t.Run("without it the issuer's certificate is not trusted", func(t *testing.T) {
+		cfg := msConfig(t, iss)
+		cfg.CAFile = ""
+		_, err := newVerifier(t, cfg).Verify(context.Background(), tok, "n")
+		if err == nil || !strings.Contains(err.Error(), "certificate") {
+			t.Fatalf("err = %v, want a certificate error", err)
+		}
+	})
+	t.Run("a file without a certificate is refused at start", func(t *testing.T) {
+		cfg := msConfig(t, iss)
+		if err := os.WriteFile(cfg.CAFile, []byte("not a PEM file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := auth.NewMicrosoftVerifier(cfg); err == nil || !strings.Contains(err.Error(), "MS_CA_FILE") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("a missing file is refused at start", func(t *testing.T) {
+		cfg := msConfig(t, iss)
+		cfg.CAFile = filepath.Join(t.TempDir(), "missing.pem")
+		if _, err := auth.NewMicrosoftVerifier(cfg); err == nil || !strings.Contains(err.Error(), "MS_CA_FILE") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("not configured gives no verifier", func(t *testing.T) {
+		v, err := auth.NewMicrosoftVerifier(config.Microsoft{})
+		if err != nil || v != nil {
+			t.Fatalf("got %v, %v", v, err)
+		}
+	})
+}

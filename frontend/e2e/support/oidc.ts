@@ -1,0 +1,133 @@
+// Starts bin/oidc-test-issuer (an HTTPS OpenID Connect issuer shaped like
+// Entra ID, for tests only) and drives it through its control API: who the
+// next popup sign-in is, and which faults its ID token carries.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { repoRoot } from './server'
+
+export const issuerBinary = join(repoRoot, 'bin', 'oidc-test-issuer')
+
+export type IssuerUser = {
+  email?: string
+  preferredUsername?: string
+  name?: string
+  givenName?: string
+  familyName?: string
+  oid?: string
+}
+
+/** Mirrors oidctest.SignIn (backend/internal/testsupport/oidctest). */
+export type SignIn = {
+  user?: IssuerUser
+  otherTenant?: boolean
+  tenantClaim?: string
+  audience?: string
+  expired?: boolean
+  unknownKey?: boolean
+  noEmail?: boolean
+  nonce?: string
+  /** Shows a page with Continuar/Cancelar instead of approving at once. */
+  interactive?: boolean
+  /** Answers error=access_denied, as when the user cancels at Microsoft. */
+  deny?: boolean
+}
+
+export type IssuerHandle = {
+  url: string
+  authority: string
+  issuer: string
+  tenantId: string
+  clientId: string
+  caFile: string
+  /** MS_* variables that point bin/simulador at this issuer. */
+  serverEnv: Record<string, string>
+  /** The next popup sign-in (used once; otherwise the issuer's default user). */
+  setNext: (s: SignIn) => Promise<void>
+  clearNext: () => Promise<void>
+  /** Mints an ID token directly (for API-level sign-ins). */
+  idToken: (s: SignIn) => Promise<string>
+  stop: () => Promise<void>
+  logs: () => string
+}
+
+type Ready = { url: string; authority: string; issuer: string; tenantId: string; clientId: string }
+
+export async function startIssuer(): Promise<IssuerHandle> {
+  const dir = mkdtempSync(join(tmpdir(), 'oidc-issuer-'))
+  const caFile = join(dir, 'ca.pem')
+  const child: ChildProcess = spawn(issuerBinary, ['-addr', '127.0.0.1:0', '-ca-out', caFile], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()))
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`oidc-test-issuer did not start in 20 s:\n${stdout}${stderr}`)), 20_000)
+    child.stdout!.on('data', (b: Buffer) => {
+      stdout += b.toString()
+      const nl = stdout.indexOf('\n')
+      if (nl < 0) return
+      clearTimeout(timer)
+      try {
+        resolve(JSON.parse(stdout.slice(0, nl)) as Ready)
+      } catch (e) {
+        reject(new Error(`oidc-test-issuer printed ${stdout.slice(0, nl)}: ${e}`))
+      }
+    })
+    child.on('error', (e) => {
+      clearTimeout(timer)
+      reject(new Error(`cannot run ${issuerBinary} (make e2e builds it): ${e.message}`))
+    })
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`oidc-test-issuer exited with ${code}:\n${stderr}`))
+    })
+  })
+  const ca = readFileSync(caFile)
+
+  const control = (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body)
+      const req = httpsRequest(
+        `${ready.url}${path}`,
+        { method, ca, headers: payload ? { 'Content-Type': 'application/json' } : {} },
+        (res) => {
+          let text = ''
+          res.on('data', (c: Buffer) => (text += c.toString()))
+          res.on('end', () => {
+            const status = res.statusCode ?? 0
+            if (status >= 300) reject(new Error(`${method} ${path}: ${status} ${text}`))
+            else resolve({ status, text })
+          })
+        },
+      )
+      req.on('error', reject)
+      req.end(payload)
+    })
+
+  return {
+    ...ready,
+    caFile,
+    serverEnv: {
+      MS_TENANT_ID: ready.tenantId,
+      MS_CLIENT_ID: ready.clientId,
+      MS_AUTHORITY: ready.authority,
+      MS_CA_FILE: caFile,
+    },
+    setNext: async (s) => void (await control('POST', '/_control/next', s)),
+    clearNext: async () => void (await control('DELETE', '/_control/next')),
+    idToken: async (s) => (JSON.parse((await control('POST', '/_control/id-token', s)).text) as { idToken: string }).idToken,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r))
+        child.kill('SIGTERM')
+        await exited
+      }
+      rmSync(dir, { recursive: true, force: true })
+    },
+    logs: () => stdout + stderr,
+  }
+}
