@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/postgres"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
@@ -23,6 +26,7 @@ type app struct {
 	auth    *auth.Service
 	groups  *groups.Service
 	catalog *catalog.Service
+	exams   *exams.Service
 }
 
 func newApp(ctx context.Context) (*app, error) {
@@ -41,15 +45,29 @@ func newApp(ctx context.Context) (*app, error) {
 		st.Close()
 		return nil, err
 	}
+	mediaStore, err := media.NewDir(filepath.Join(cfg.DataDir, "media"))
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("media directory: %w", err)
+	}
 	sessions := auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax)
-	return &app{
+	a := &app{
 		cfg:     cfg,
 		log:     log,
 		store:   st,
 		auth:    auth.NewService(st, sessions, ms),
 		groups:  groups.NewService(st),
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
-	}, nil
+	}
+	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
+	// A fresh install gets the demo case bank once, so it can be used at once.
+	if res, err := a.catalog.ImportDemoBank(ctx); err != nil {
+		st.Close()
+		return nil, err
+	} else if res.Created > 0 {
+		log.Info("demo case bank loaded", "cases", res.Created)
+	}
+	return a, nil
 }
 
 func (a *app) Close() error { return a.store.Close() }

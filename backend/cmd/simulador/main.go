@@ -21,6 +21,8 @@ Commands:
   serve                         start the web server (default)
   users create --email E --password P --role tutor|estudiante [--name "Nombre Apellido"]
   users set-role --email E --role tutor|estudiante
+  cases import FILE             import cases (.json or .csv exchange format)
+  cases export [--degree NAME]  print the case bank as JSON
 
 Configuration comes from the environment (see README.md): ADDR, PORT,
 DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
@@ -47,6 +49,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serve(ctx, stderr)
 	case "users":
 		return usersCommand(ctx, args[1:], stdout, stderr)
+	case "cases":
+		return casesCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -24,7 +24,7 @@ func serve(ctx context.Context, stderr io.Writer) error {
 	srv := &http.Server{
 		Addr: a.cfg.Addr,
 		Handler: httpapi.New(httpapi.Deps{
-			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Log: a.log,
+			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Exams: a.exams, Log: a.log,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
@@ -38,6 +38,9 @@ func serve(ctx context.Context, stderr io.Writer) error {
 	}
 
 	go a.sweepSessions(ctx)
+	if a.cfg.RecordingRetention > 0 {
+		go a.sweepRecordings(ctx)
+	}
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir,
 		"microsoft", a.cfg.Microsoft.Enabled(), "frontend", webui.Built())
 	if !webui.Built() {
@@ -93,6 +96,26 @@ func (a *app) sweepSessions(ctx context.Context) {
 			} else if n > 0 {
 				a.log.Debug("expired sessions removed", "count", n)
 			}
+		}
+	}
+}
+
+// sweepRecordings deletes the audio of recordings older than the retention
+// period (RECORDING_RETENTION_DAYS), hourly.
+func (a *app) sweepRecordings(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		n, err := a.exams.DeleteOlderThan(ctx, time.Now().Add(-a.cfg.RecordingRetention))
+		if err != nil {
+			a.log.Warn("recording retention sweep failed", "err", err)
+		} else if n > 0 {
+			a.log.Info("recordings past retention deleted", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }

@@ -15,6 +15,7 @@ var (
 	ErrUnauthenticated = errors.New("unauthenticated")
 	ErrConflict        = errors.New("conflict")
 	ErrTooManyRequests = errors.New("too many requests")
+	ErrTooLarge        = errors.New("too large")
 )
 
 // UserError is an error whose Message is safe to show to the user (Spanish).

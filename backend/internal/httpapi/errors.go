@@ -104,6 +104,8 @@ func statusOf(err error, fallback int) int {
 		return http.StatusConflict
 	case errors.Is(err, domain.ErrTooManyRequests):
 		return http.StatusTooManyRequests
+	case errors.Is(err, domain.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
 	}
 	return fallback
 }

@@ -155,7 +155,11 @@ type memberDTO struct {
 	UserID       string     `json:"userId,omitempty"`
 	AddedAt      time.Time  `json:"addedAt"`
 	Attempts     int        `json:"attempts"`
+	Finished     int        `json:"finished"`
 	LastActivity *time.Time `json:"lastActivity"`
+	LastScore    *float64   `json:"lastScore"`
+	AverageScore *float64   `json:"averageScore"`
+	Trend        string     `json:"trend"`
 }
 
 type membersResponse struct {
@@ -170,9 +174,15 @@ func (a *api) membersOf(c echo.Context, g domain.Group) error {
 		return err
 	}
 	members, unavailable := a.groups.Members(c.Request().Context(), g)
+	stats, err := a.exams.MemberStats(c.Request().Context(), g)
+	if err != nil {
+		return err
+	}
 	out := membersResponse{Group: dto, Students: make([]memberDTO, len(members)), InfoUnavailable: unavailable}
 	for i, m := range members {
-		d := memberDTO{Email: m.Email, Name: m.Name, Registered: m.Registered, AddedAt: m.AddedAt}
+		st := stats[m.Email]
+		d := memberDTO{Email: m.Email, Name: m.Name, Registered: m.Registered, AddedAt: m.AddedAt, Attempts: st.Attempts,
+			Finished: st.Finished, LastActivity: st.LastActivity, LastScore: st.LastScore, AverageScore: st.Average, Trend: st.Trend}
 		if m.User != nil {
 			d.UserID = m.User.ID
 			if m.User.DisplayName != "" {

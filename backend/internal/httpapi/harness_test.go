@@ -21,8 +21,10 @@ import (
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 )
@@ -51,6 +53,26 @@ type env struct {
 	users   map[string]domain.User
 	cookies map[string]*http.Cookie
 	group   domain.Group // the tutor's active group, with the member student
+	exams   *exams.Service
+	clock   *fakeClock
+}
+
+// fakeClock is the test's "server time"; it only moves when told to.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
 }
 
 // template is a database with the role users, the group and one session
@@ -90,7 +112,11 @@ func buildTemplate() error {
 		return err
 	}
 	svc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), nil)
-	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st), Catalog: catalog.NewService(st, cfg.AllowShortTimings),
+	cat := catalog.NewService(st, cfg.AllowShortTimings)
+	if _, err := cat.ImportDemoBank(ctx); err != nil {
+		return err
+	}
+	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: svc, Groups: groups.NewService(st), Catalog: cat,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	template.users = map[string]domain.User{}
 	template.cookies = map[string]*http.Cookie{}
@@ -165,11 +191,20 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group}
+	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
+		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}}
 	e.auth = auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
 	e.groups = groups.NewService(st)
-	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: catalog.NewService(st, cfg.AllowShortTimings),
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	cat := catalog.NewService(st, cfg.AllowShortTimings)
+	mediaStore, err := media.NewDir(filepath.Join(dataDir, "media"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mediaStore.Sync = false
+	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
+	e.exams.SetClock(e.clock.Now)
+	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
 	return e
 }
 

@@ -4,6 +4,9 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/utpl/simulador/backend/internal/catalog"
+	"github.com/utpl/simulador/backend/internal/exams"
 )
 
 // route is one API endpoint. access has no usable zero value: a route that
@@ -46,5 +49,43 @@ func (a *api) routes() []route {
 		{method: http.MethodGet, path: "/api/admin/groups", access: tutorOnly, handler: a.groupHistory},
 		{method: http.MethodGet, path: "/api/admin/groups/:id", access: tutorOnly, handler: a.getGroup},
 		{method: http.MethodGet, path: "/api/admin/students/search", access: tutorOnly, handler: a.searchStudents},
+
+		// The simulator (docs/api-simulator.md). Starting needs access to /test;
+		// an attempt already started belongs to its student, whose uploads must
+		// still land even if the group was finalized meanwhile.
+		{method: http.MethodGet, path: "/api/exam/overview", access: testTaker, handler: a.examOverview},
+		{method: http.MethodPost, path: "/api/attempts", access: testTaker, handler: a.startAttempt},
+		{method: http.MethodGet, path: "/api/attempts/:id", access: signedIn, handler: a.getAttempt},
+		{method: http.MethodPost, path: "/api/attempts/:id/advance", access: signedIn, handler: a.advanceAttempt},
+		{method: http.MethodPost, path: "/api/attempts/:id/skip", access: signedIn, handler: a.skipPhase},
+		{method: http.MethodPost, path: "/api/attempts/:id/pause", access: signedIn, handler: a.pauseAttempt},
+		{method: http.MethodPost, path: "/api/attempts/:id/resume", access: signedIn, handler: a.resumeAttempt},
+		{method: http.MethodPut, path: "/api/attempts/:id/notes", access: signedIn, limit: 256 << 10, handler: a.saveNotes},
+		{method: http.MethodPost, path: "/api/attempts/:id/self-assessment", access: signedIn, handler: a.selfAssess},
+		{method: http.MethodPost, path: "/api/attempts/:id/abandon", access: signedIn, handler: a.abandonAttempt},
+		{method: http.MethodPost, path: "/api/attempts/:id/grade", access: tutorOnly, handler: a.gradeAttempt},
+		{method: http.MethodPut, path: "/api/attempts/:id/recordings/:rid", access: signedIn, handler: a.putRecording},
+		{method: http.MethodPut, path: "/api/attempts/:id/recordings/:rid/chunks/:seq", access: signedIn, limit: exams.MaxChunkBytes + 1,
+			tooLarge: "El fragmento de audio supera los 2 MB.", handler: a.putChunk},
+		{method: http.MethodPost, path: "/api/attempts/:id/recordings/:rid/complete", access: signedIn, limit: 256 << 10, handler: a.completeRecording},
+		{method: http.MethodGet, path: "/api/attempts/:id/recordings/:rid/media", access: signedIn, handler: a.recordingMedia},
+		{method: http.MethodDelete, path: "/api/attempts/:id/recordings/:rid", access: signedIn, handler: a.deleteRecording},
+		{method: http.MethodGet, path: "/api/me/attempts", access: signedIn, handler: a.myAttempts},
+		{method: http.MethodGet, path: "/api/me/progress", access: signedIn, handler: a.myProgress},
+		{method: http.MethodGet, path: "/api/rubric", access: signedIn, handler: a.getRubric},
+
+		// Tutor tools: grading, case bank, configuration.
+		{method: http.MethodGet, path: "/api/admin/grading", access: tutorOnly, handler: a.gradingQueue},
+		{method: http.MethodGet, path: "/api/admin/students/:email/attempts", access: tutorOnly, handler: a.studentAttempts},
+		{method: http.MethodGet, path: "/api/admin/cases", access: tutorOnly, handler: a.listCases},
+		{method: http.MethodPost, path: "/api/admin/cases", access: tutorOnly, handler: a.createCase},
+		{method: http.MethodPost, path: "/api/admin/cases/import", access: tutorOnly, limit: catalog.MaxImportBytes + 64<<10,
+			tooLarge: "El archivo supera el límite de 8 MB.", handler: a.importCases},
+		{method: http.MethodGet, path: "/api/admin/cases/export", access: tutorOnly, handler: a.exportCases},
+		{method: http.MethodGet, path: "/api/admin/cases/:id", access: tutorOnly, handler: a.getCase},
+		{method: http.MethodPut, path: "/api/admin/cases/:id", access: tutorOnly, handler: a.updateCase},
+		{method: http.MethodGet, path: "/api/admin/config/:degree", access: tutorOnly, handler: a.getDegreeConfig},
+		{method: http.MethodPut, path: "/api/admin/config/:degree/blueprint", access: tutorOnly, handler: a.putBlueprint},
+		{method: http.MethodPut, path: "/api/admin/config/:degree/rubric", access: tutorOnly, handler: a.putRubric},
 	}
 }

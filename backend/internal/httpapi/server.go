@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -17,6 +18,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/webui"
@@ -29,7 +31,10 @@ type Deps struct {
 	Auth    *auth.Service
 	Groups  *groups.Service
 	Catalog *catalog.Service
+	Exams   *exams.Service
 	Log     *slog.Logger
+	// Now is the clock (tests may replace it); nil means time.Now.
+	Now func() time.Time
 }
 
 type api struct {
@@ -38,13 +43,21 @@ type api struct {
 	auth    *auth.Service
 	groups  *groups.Service
 	catalog *catalog.Service
+	exams   *exams.Service
 	log     *slog.Logger
 	csp     string
+	now     func() time.Time
 }
+
+// zeroTime disables Last-Modified on served media.
+var zeroTime time.Time
 
 // New returns the server's root handler.
 func New(d Deps) http.Handler {
-	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, log: d.Log}
+	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, log: d.Log, now: d.Now}
+	if a.now == nil {
+		a.now = time.Now
+	}
 	a.csp = contentSecurityPolicy(d.Config)
 
 	e := echo.New()
@@ -63,7 +76,7 @@ func New(d Deps) http.Handler {
 		Level:     5,
 		MinLength: 1024,
 		// Recordings are already compressed and are served with ranges.
-		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/media/") },
+		Skipper: func(c echo.Context) bool { return strings.HasSuffix(c.Request().URL.Path, "/media") },
 	}))
 
 	apiGroup := e.Group("/api", a.loadSession)

@@ -1,0 +1,318 @@
+// Package exams owns rehearsals: drawing a case, the timed phases under
+// server time, recordings uploaded in chunks, self-assessment, the tutor's
+// grade, and the progress figures built from them.
+package exams
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/catalog"
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/media"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// recentCases is how many of a student's last cases the draw avoids.
+const recentCases = 5
+
+// Service runs rehearsals.
+type Service struct {
+	store   store.Store
+	catalog *catalog.Service
+	groups  *groups.Service
+	media   media.Store
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// NewService wires the exams service.
+func NewService(s store.Store, c *catalog.Service, g *groups.Service, m media.Store) *Service {
+	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now}
+}
+
+// SetClock replaces the clock (tests drive phase deadlines with it).
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
+// Context is where a user practises: the degree and, for a student, the
+// active group (whose tutor may see and grade the attempts).
+type Context struct {
+	Degree domain.Degree
+	Group  *domain.Group
+}
+
+// PracticeContext finds the degree a user practises: a student's active
+// group's; for a tutor, the requested degree, else their active group's,
+// else the first degree.
+func (s *Service) PracticeContext(ctx context.Context, u domain.User, requestedDegree string) (Context, error) {
+	if !u.IsTutor() {
+		g, err := s.groups.ActiveGroupOf(ctx, u.Mail)
+		if errors.Is(err, domain.ErrNotFound) {
+			return Context{}, domain.Forbidden("no_active_group", "No pertenece a un grupo activo. Solicite a su tutor que lo agregue.")
+		}
+		if err != nil {
+			return Context{}, err
+		}
+		d, err := s.catalog.Degree(ctx, g.Carrera)
+		return Context{Degree: d, Group: &g}, err
+	}
+	id := requestedDegree
+	if id == "" {
+		if g, err := s.groups.ActiveGroup(ctx, u); err == nil {
+			id = g.Carrera
+		}
+	}
+	if id == "" {
+		ds, err := s.catalog.Degrees(ctx)
+		if err != nil {
+			return Context{}, err
+		}
+		if len(ds) == 0 {
+			return Context{}, domain.NotFound("no_degrees", "No hay carreras configuradas.")
+		}
+		id = ds[0].ID
+	}
+	d, err := s.catalog.Degree(ctx, id)
+	return Context{Degree: d}, err
+}
+
+// Overview is what the simulator's first screen needs.
+type Overview struct {
+	Degree     domain.Degree
+	Blueprint  domain.Blueprint
+	Rubric     domain.Rubric
+	Areas      []string
+	InProgress *domain.Attempt
+}
+
+// Overview returns the degree's format, rubric, areas and any attempt in
+// progress.
+func (s *Service) Overview(ctx context.Context, u domain.User, requestedDegree string) (Overview, error) {
+	pc, err := s.PracticeContext(ctx, u, requestedDegree)
+	if err != nil {
+		return Overview{}, err
+	}
+	o := Overview{Degree: pc.Degree}
+	if o.Blueprint, err = s.catalog.Blueprint(ctx, pc.Degree.ID); err != nil {
+		return o, err
+	}
+	if o.Rubric, err = s.catalog.Rubric(ctx, pc.Degree.ID); err != nil {
+		return o, err
+	}
+	if o.Areas, err = s.catalog.Areas(ctx, pc.Degree.ID); err != nil {
+		return o, err
+	}
+	a, err := s.store.InProgressAttempt(ctx, u.ID)
+	switch {
+	case err == nil:
+		if _, err := s.sync(ctx, &a); err != nil {
+			return o, err
+		}
+		o.InProgress = &a
+	case !errors.Is(err, domain.ErrNotFound):
+		return o, err
+	}
+	return o, nil
+}
+
+// Start draws a case and starts an attempt. When the user already has an
+// attempt in progress it is returned instead (created = false): a student
+// cannot draw again by starting over. The area filter applies to training
+// only; a mock exam draws from the whole bank.
+func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, area, requestedDegree string) (domain.Attempt, bool, error) {
+	if cur, err := s.store.InProgressAttempt(ctx, u.ID); err == nil {
+		_, err := s.sync(ctx, &cur)
+		return cur, false, err
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return domain.Attempt{}, false, err
+	}
+	pc, err := s.PracticeContext(ctx, u, requestedDegree)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	if mode == domain.ModeMock {
+		area = ""
+	}
+	recent, err := s.store.RecentCaseIDs(ctx, u.ID, recentCases)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	c, err := s.catalog.Draw(ctx, pc.Degree.ID, area, recent)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	rubric, err := s.catalog.Rubric(ctx, pc.Degree.ID)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	a := domain.NewAttempt(domain.NewID(), u, c, bp, rubric, mode, s.now())
+	if pc.Group != nil {
+		a.GroupID, a.TutorEmail = pc.Group.ID, pc.Group.DocenteEmail
+	}
+	if err := s.store.CreateAttempt(ctx, a); err != nil {
+		if errors.Is(err, domain.ErrConflict) { // another tab started one just now
+			cur, gerr := s.store.InProgressAttempt(ctx, u.ID)
+			return cur, false, gerr
+		}
+		return a, false, err
+	}
+	a.Version = 1
+	return a, true, nil
+}
+
+// canView: the attempt's student, or the tutor of the group it was made in.
+func canView(u domain.User, a domain.Attempt) bool {
+	return a.StudentID == u.ID || (u.IsTutor() && a.TutorEmail != "" && a.TutorEmail == u.Mail)
+}
+
+// load returns an attempt the viewer may see; anyone else gets not found, so
+// attempts of others are not even confirmed to exist.
+func (s *Service) load(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	a, err := s.store.GetAttempt(ctx, id)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && !canView(u, a)) {
+		return domain.Attempt{}, domain.NotFound("attempt_not_found", "El intento no existe.")
+	}
+	return a, err
+}
+
+// loadOwn is load for actions only the student may take.
+func (s *Service) loadOwn(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	a, err := s.load(ctx, u, id)
+	if err == nil && a.StudentID != u.ID {
+		return a, domain.Forbidden("not_owner", "Solo el estudiante puede realizar esta acción en su intento.")
+	}
+	return a, err
+}
+
+// sync closes expired phases and saves the attempt when that changed it.
+func (s *Service) sync(ctx context.Context, a *domain.Attempt) (bool, error) {
+	if !a.Sync(s.now()) {
+		return false, nil
+	}
+	if err := s.store.UpdateAttempt(ctx, *a); err != nil {
+		if errors.Is(err, domain.ErrConflict) {
+			fresh, gerr := s.store.GetAttempt(ctx, a.ID)
+			if gerr != nil {
+				return false, gerr
+			}
+			*a = fresh
+			a.Sync(s.now())
+			return true, nil
+		}
+		return false, err
+	}
+	a.Version++
+	return true, nil
+}
+
+// Get returns an attempt to its student or its group's tutor.
+func (s *Service) Get(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	a, err := s.load(ctx, u, id)
+	if err != nil {
+		return a, err
+	}
+	_, err = s.sync(ctx, &a)
+	return a, err
+}
+
+// mutate applies change to the student's attempt and saves it, retrying
+// when a concurrent request saved it first.
+func (s *Service) mutate(ctx context.Context, u domain.User, id string, change func(a *domain.Attempt, now time.Time) error) (domain.Attempt, error) {
+	for try := 0; ; try++ {
+		a, err := s.loadOwn(ctx, u, id)
+		if err != nil {
+			return a, err
+		}
+		if err := change(&a, s.now()); err != nil {
+			return a, err
+		}
+		err = s.store.UpdateAttempt(ctx, a)
+		if errors.Is(err, domain.ErrConflict) && try < 3 {
+			continue
+		}
+		if err == nil {
+			a.Version++
+		}
+		return a, err
+	}
+}
+
+// Advance ends phase from and starts the next.
+func (s *Service) Advance(ctx context.Context, u domain.User, id string, from int) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.Advance(from, now) })
+}
+
+// Skip passes over phase from (training only).
+func (s *Service) Skip(ctx context.Context, u domain.User, id string, from int) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.Skip(from, now) })
+}
+
+// Pause stops the clock (training only).
+func (s *Service) Pause(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.Pause(now) })
+}
+
+// Resume restarts the clock (training only).
+func (s *Service) Resume(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.Resume(now) })
+}
+
+// MaxNotes bounds the preparation notes.
+const MaxNotes = 20000
+
+// SaveNotes keeps the student's preparation notes.
+func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string) error {
+	if len([]rune(notes)) > MaxNotes {
+		return domain.Invalid("notes_too_long", "Las notas no pueden superar los 20000 caracteres.")
+	}
+	_, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error {
+		if a.Status != domain.AttemptInProgress {
+			return domain.ErrNotInProgres
+		}
+		a.Notes = notes
+		return nil
+	})
+	return err
+}
+
+// SelfAssess records the self-assessment, finishing the attempt.
+func (s *Service) SelfAssess(ctx context.Context, u domain.User, id string, levels domain.Levels) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.SelfAssess(levels, now) })
+}
+
+// Abandon ends an attempt without a result.
+func (s *Service) Abandon(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
+	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.Abandon(now) })
+}
+
+// Grade records the tutor's grade; only the tutor of the group the attempt
+// was made in may grade it.
+func (s *Service) Grade(ctx context.Context, tutor domain.User, id string, levels domain.Levels, comments string) (domain.Attempt, error) {
+	for try := 0; ; try++ {
+		a, err := s.load(ctx, tutor, id)
+		if err != nil {
+			return a, err
+		}
+		if !tutor.IsTutor() || a.TutorEmail != tutor.Mail {
+			return a, domain.Forbidden("not_group_tutor", "Solo el tutor del grupo puede calificar este intento.")
+		}
+		if err := a.GradeBy(tutor.Mail, levels, comments, s.now()); err != nil {
+			return a, err
+		}
+		err = s.store.UpdateAttempt(ctx, a)
+		if errors.Is(err, domain.ErrConflict) && try < 3 {
+			continue
+		}
+		if err == nil {
+			a.Version++
+		}
+		return a, err
+	}
+}

@@ -1,0 +1,272 @@
+package exams
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/media"
+)
+
+// Limits of the chunked upload.
+const (
+	MaxChunkBytes     = 2 << 20  // one chunk (2 s of Opus is about 8 kB)
+	MaxRecordingBytes = 64 << 20 // one recording (15 min of Opus is about 4 MB)
+	MaxChunks         = 4000
+	maxLevels         = 15 * 60 * 5 // 15 minutes at one level every 200 ms
+)
+
+var recordingIDPattern = regexp.MustCompile(`^[A-Za-z0-9-]{8,64}$`)
+
+var allowedMIME = []string{"audio/webm", "audio/ogg", "audio/mp4", "audio/mpeg", "audio/wav", "video/webm", "video/mp4"}
+
+func recordingNotFound() error {
+	return domain.NotFound("recording_not_found", "La grabación no existe.")
+}
+
+func mediaKey(attemptID, recordingID string) string { return attemptID + "/" + recordingID }
+
+// PutRecording registers a take of a recorded phase. The id is made by the
+// browser, so a retried call finds the same recording.
+func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, rid string, phase int, mimeType string) (domain.Recording, error) {
+	if !recordingIDPattern.MatchString(rid) {
+		return domain.Recording{}, domain.Invalid("invalid_recording_id", "El identificador de la grabación no es válido.")
+	}
+	a, err := s.loadOwn(ctx, u, attemptID)
+	if err != nil {
+		return domain.Recording{}, err
+	}
+	if !a.IsPhaseRecorded(phase) {
+		return domain.Recording{}, domain.Invalid("phase_not_recorded", "Esa fase no se graba.")
+	}
+	base := strings.ToLower(strings.TrimSpace(strings.SplitN(mimeType, ";", 2)[0]))
+	ok := false
+	for _, m := range allowedMIME {
+		ok = ok || base == m
+	}
+	if !ok || len(mimeType) > 100 {
+		return domain.Recording{}, domain.Invalid("invalid_mime", "Formato de audio no admitido.")
+	}
+	if existing, err := s.store.GetRecording(ctx, a.ID, rid); err == nil {
+		return existing, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return existing, err
+	}
+	if a.Status != domain.AttemptInProgress {
+		return domain.Recording{}, domain.ErrNotInProgres
+	}
+	return s.store.CreateRecording(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: s.now().UTC()})
+}
+
+// ownRecording loads a recording of the student's own attempt.
+func (s *Service) ownRecording(ctx context.Context, u domain.User, attemptID, rid string) (domain.Recording, error) {
+	a, err := s.loadOwn(ctx, u, attemptID)
+	if err != nil {
+		return domain.Recording{}, err
+	}
+	r, err := s.store.GetRecording(ctx, a.ID, rid)
+	if errors.Is(err, domain.ErrNotFound) {
+		return r, recordingNotFound()
+	}
+	return r, err
+}
+
+// PutChunk stores chunk seq of a recording, streaming body to the media
+// store. The same chunk sent again (a retry after a lost response) is
+// acknowledged; different content under the same number is refused.
+// Chunks are accepted after the phase ended: uploads lag behind recording.
+func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid string, seq int, body io.Reader, sha string) (domain.ChunkInfo, error) {
+	if seq < 0 || seq >= MaxChunks {
+		return domain.ChunkInfo{}, domain.Invalid("invalid_seq", "Número de fragmento no válido.")
+	}
+	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	if err != nil {
+		return domain.ChunkInfo{}, err
+	}
+	if r.Deleted || r.Complete {
+		if existing, err := s.store.GetChunk(ctx, attemptID, rid, seq); err == nil && !r.Deleted {
+			return existing, nil // a late retry of an acknowledged chunk
+		}
+		return domain.ChunkInfo{}, domain.Conflict("recording_closed", "La grabación ya está completa o fue eliminada.")
+	}
+	if r.Bytes > MaxRecordingBytes {
+		return domain.ChunkInfo{}, domain.Invalid("recording_too_large", "La grabación supera el tamaño máximo.")
+	}
+	staged, err := s.media.Stage(body, MaxChunkBytes)
+	if errors.Is(err, media.ErrTooLarge) {
+		return domain.ChunkInfo{}, &domain.UserError{Kind: domain.ErrTooLarge, Code: "chunk_too_large", Message: "El fragmento de audio supera los 2 MB."}
+	}
+	if err != nil {
+		return domain.ChunkInfo{}, err
+	}
+	if sha != "" && !strings.EqualFold(sha, staged.SHA256) {
+		staged.Discard()
+		return domain.ChunkInfo{}, domain.Invalid("chunk_corrupt", "El fragmento llegó dañado; se reintentará.")
+	}
+	info := domain.ChunkInfo{Seq: seq, Bytes: staged.Bytes, SHA256: staged.SHA256}
+	if existing, err := s.store.GetChunk(ctx, attemptID, rid, seq); err == nil {
+		staged.Discard()
+		return existing, sameChunk(existing, info)
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		staged.Discard()
+		return info, err
+	}
+	if err := s.media.Commit(staged, mediaKey(attemptID, rid), seq); err != nil {
+		staged.Discard()
+		return info, err
+	}
+	if err := s.store.AddChunk(ctx, attemptID, rid, info); err != nil {
+		if errors.Is(err, domain.ErrConflict) { // a concurrent retry stored it first
+			existing, gerr := s.store.GetChunk(ctx, attemptID, rid, seq)
+			if gerr != nil {
+				return info, gerr
+			}
+			return existing, sameChunk(existing, info)
+		}
+		return info, err
+	}
+	return info, nil
+}
+
+func sameChunk(stored, got domain.ChunkInfo) error {
+	if stored.SHA256 == got.SHA256 {
+		return nil
+	}
+	return domain.Conflict("chunk_conflict", fmt.Sprintf("El fragmento %d ya se recibió con otro contenido.", got.Seq))
+}
+
+// Complete closes a recording once chunks 0..n-1 are all stored.
+func (s *Service) Complete(ctx context.Context, u domain.User, attemptID, rid string, n int, durationMs int64, levels []float64) (domain.Recording, error) {
+	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	if err != nil {
+		return r, err
+	}
+	if r.Deleted {
+		return r, domain.Conflict("recording_closed", "La grabación fue eliminada.")
+	}
+	if n < 0 || n > MaxChunks || durationMs < 0 || durationMs > int64(4*time.Hour/time.Millisecond) {
+		return r, domain.Invalid("invalid_complete", "Datos de cierre de la grabación no válidos.")
+	}
+	chunks, err := s.store.ListChunks(ctx, attemptID, rid)
+	if err != nil {
+		return r, err
+	}
+	have := make(map[int]bool, len(chunks))
+	for _, c := range chunks {
+		have[c.Seq] = true
+	}
+	var missing []int
+	for i := range n {
+		if !have[i] {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return r, &domain.UserError{Kind: domain.ErrConflict, Code: "chunks_missing",
+			Message: "Faltan fragmentos de la grabación; se enviarán de nuevo.", Details: map[string][]int{"missing": missing}}
+	}
+	if len(levels) > maxLevels {
+		levels = levels[:maxLevels]
+	}
+	for i, l := range levels {
+		levels[i] = min(max(l, 0), 1)
+	}
+	r.Complete, r.DurationMs, r.Levels = true, durationMs, levels
+	if err := s.store.UpdateRecording(ctx, r); err != nil {
+		return r, err
+	}
+	return s.store.GetRecording(ctx, attemptID, rid)
+}
+
+// Media is a recording opened for playback.
+type Media struct {
+	Content  io.ReadSeekCloser
+	MimeType string
+	Size     int64
+}
+
+// OpenMedia opens a recording for its student or the group's tutor. Only
+// the contiguous chunks from 0 are served (a recording still uploading
+// plays up to its first gap).
+func (s *Service) OpenMedia(ctx context.Context, u domain.User, attemptID, rid string) (Media, error) {
+	a, err := s.load(ctx, u, attemptID)
+	if err != nil {
+		return Media{}, err
+	}
+	r, err := s.store.GetRecording(ctx, a.ID, rid)
+	if errors.Is(err, domain.ErrNotFound) || (err == nil && r.Deleted) {
+		return Media{}, recordingNotFound()
+	}
+	if err != nil {
+		return Media{}, err
+	}
+	chunks, err := s.store.ListChunks(ctx, a.ID, rid)
+	if err != nil {
+		return Media{}, err
+	}
+	var sizes []int64
+	var total int64
+	for i, c := range chunks {
+		if c.Seq != i {
+			break
+		}
+		sizes = append(sizes, c.Bytes)
+		total += c.Bytes
+	}
+	rc, err := s.media.Open(mediaKey(a.ID, rid), sizes)
+	if err != nil {
+		return Media{}, err
+	}
+	return Media{Content: rc, MimeType: r.MimeType, Size: total}, nil
+}
+
+// DeleteRecording removes a recording's audio at its student's request; the
+// attempt keeps its scores and the recording's entry says it was deleted.
+func (s *Service) DeleteRecording(ctx context.Context, u domain.User, attemptID, rid string) error {
+	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	if err != nil {
+		return err
+	}
+	return s.deleteMedia(ctx, r)
+}
+
+func (s *Service) deleteMedia(ctx context.Context, r domain.Recording) error {
+	if r.Deleted {
+		return nil
+	}
+	r.Deleted, r.Levels = true, nil
+	if err := s.store.UpdateRecording(ctx, r); err != nil {
+		return err
+	}
+	if err := s.store.DeleteChunks(ctx, r.AttemptID, r.ID); err != nil {
+		return err
+	}
+	return s.media.Delete(mediaKey(r.AttemptID, r.ID))
+}
+
+// DeleteOlderThan removes the audio of recordings made before t (the
+// configured retention period) and returns how many it removed.
+func (s *Service) DeleteOlderThan(ctx context.Context, t time.Time) (int, error) {
+	n := 0
+	for {
+		old, err := s.store.RecordingsOlderThan(ctx, t, 100)
+		if err != nil || len(old) == 0 {
+			return n, err
+		}
+		for _, r := range old {
+			if err := s.deleteMedia(ctx, r); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+}
+
+// MediaWriteTimeout bounds serving one recording (a long take on a slow
+// phone connection).
+const MediaWriteTimeout = 30 * time.Minute

@@ -1,0 +1,171 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
+)
+
+type caseDTO struct {
+	ID         string             `json:"id,omitempty"`
+	Degree     string             `json:"degree"`
+	DegreeID   string             `json:"degreeId"`
+	Area       string             `json:"area"`
+	Title      string             `json:"title"`
+	Facts      string             `json:"facts"`
+	Questions  []string           `json:"questions"`
+	FollowUps  []string           `json:"followUps"`
+	KeyPoints  []string           `json:"keyPoints"`
+	LegalBases []domain.LegalBase `json:"legalBases"`
+	Status     string             `json:"status"`
+	Demo       bool               `json:"demo"`
+	UpdatedAt  *time.Time         `json:"updatedAt,omitempty"`
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func toCaseDTO(c domain.Case, degreeName string) caseDTO {
+	d := caseDTO{ID: c.ID, Degree: degreeName, DegreeID: c.DegreeID, Area: c.Area, Title: c.Title, Facts: c.Facts,
+		Questions: nonNilSlice(c.Questions), FollowUps: nonNilSlice(c.FollowUps), KeyPoints: nonNilSlice(c.KeyPoints),
+		LegalBases: nonNilSlice(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+	if !c.UpdatedAt.IsZero() {
+		t := c.UpdatedAt
+		d.UpdatedAt = &t
+	}
+	return d
+}
+
+type rubricLevelDTO struct {
+	Level int    `json:"level"`
+	Name  string `json:"name"`
+}
+
+type rubricDTO struct {
+	domain.Rubric
+	Levels []rubricLevelDTO `json:"levels"`
+}
+
+func toRubricDTO(r domain.Rubric) rubricDTO {
+	return rubricDTO{Rubric: r, Levels: []rubricLevelDTO{{4, domain.LevelNames[4]}, {3, domain.LevelNames[3]}, {2, domain.LevelNames[2]}, {1, domain.LevelNames[1]}}}
+}
+
+type phaseDTO struct {
+	domain.Phase
+	Recorded bool       `json:"recorded"`
+	Deadline *time.Time `json:"deadline"`
+	UsedSec  int        `json:"usedSec"`
+}
+
+type personDTO struct {
+	ID          string `json:"id"`
+	Mail        string `json:"mail"`
+	DisplayName string `json:"displayName"`
+}
+
+type recordingDTO struct {
+	ID         string    `json:"id"`
+	Phase      int       `json:"phase"`
+	MimeType   string    `json:"mimeType"`
+	Chunks     int       `json:"chunks"`
+	Bytes      int64     `json:"bytes"`
+	DurationMs int64     `json:"durationMs"`
+	Complete   bool      `json:"complete"`
+	Deleted    bool      `json:"deleted"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+func toRecordingDTO(r domain.Recording) recordingDTO {
+	return recordingDTO{ID: r.ID, Phase: r.Phase, MimeType: r.MimeType, Chunks: r.Chunks, Bytes: r.Bytes, DurationMs: r.DurationMs,
+		Complete: r.Complete, Deleted: r.Deleted, CreatedAt: r.CreatedAt}
+}
+
+type attemptDTO struct {
+	ID             string                 `json:"id"`
+	Mode           string                 `json:"mode"`
+	Status         string                 `json:"status"`
+	Student        personDTO              `json:"student"`
+	GroupID        string                 `json:"groupId"`
+	DegreeID       string                 `json:"degreeId"`
+	DegreeName     string                 `json:"degreeName"`
+	Case           caseDTO                `json:"case"`
+	Phases         []phaseDTO             `json:"phases"`
+	Current        int                    `json:"current"`
+	ServerTime     time.Time              `json:"serverTime"`
+	Notes          string                 `json:"notes"`
+	Blueprint      domain.Blueprint       `json:"blueprint"`
+	Rubric         rubricDTO              `json:"rubric"`
+	SelfAssessment *domain.SelfAssessment `json:"selfAssessment"`
+	TutorGrade     *domain.TutorGrade     `json:"tutorGrade"`
+	Recordings     []recordingDTO         `json:"recordings"`
+	CreatedAt      time.Time              `json:"createdAt"`
+	FinishedAt     *time.Time             `json:"finishedAt"`
+}
+
+// toAttemptDTO hides the case's key points and legal bases until the
+// student has assessed themselves (PRODUCT.md phase 6).
+func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, now time.Time) attemptDTO {
+	c := a.Case
+	if !a.Revealed() {
+		c.KeyPoints, c.LegalBases = nil, nil
+	}
+	d := attemptDTO{ID: a.ID, Mode: string(a.Mode), Status: string(a.Status),
+		Student: personDTO{ID: a.StudentID, Mail: a.StudentEmail, DisplayName: a.StudentName},
+		GroupID: a.GroupID, DegreeID: a.DegreeID, DegreeName: degreeName, Case: toCaseDTO(c, degreeName),
+		Current: a.Current(), ServerTime: now.UTC(), Notes: a.Notes, Blueprint: a.Blueprint, Rubric: toRubricDTO(a.Rubric),
+		SelfAssessment: a.Self, TutorGrade: a.Grade, CreatedAt: a.CreatedAt, FinishedAt: a.FinishedAt,
+		Phases: make([]phaseDTO, len(a.Phases)), Recordings: make([]recordingDTO, len(recs))}
+	for i, p := range a.Phases {
+		pd := phaseDTO{Phase: p, Recorded: p.Kind.Recorded(), UsedSec: p.UsedSec(now)}
+		if dl, ok := p.Deadline(); ok {
+			pd.Deadline = &dl
+		}
+		d.Phases[i] = pd
+	}
+	for i, r := range recs {
+		d.Recordings[i] = toRecordingDTO(r)
+	}
+	return d
+}
+
+type attemptSummaryDTO struct {
+	ID         string     `json:"id"`
+	Mode       string     `json:"mode"`
+	Status     string     `json:"status"`
+	CaseTitle  string     `json:"caseTitle"`
+	Area       string     `json:"area"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	FinishedAt *time.Time `json:"finishedAt"`
+	SelfScore  *float64   `json:"selfScore"`
+	TutorScore *float64   `json:"tutorScore"`
+	Graded     bool       `json:"graded"`
+	Student    personDTO  `json:"student"`
+}
+
+func toSummaryDTOs(list []domain.AttemptSummary) []attemptSummaryDTO {
+	out := make([]attemptSummaryDTO, len(list))
+	for i, a := range list {
+		out[i] = attemptSummaryDTO{ID: a.ID, Mode: string(a.Mode), Status: string(a.Status), CaseTitle: a.CaseTitle, Area: a.Area,
+			CreatedAt: a.CreatedAt, FinishedAt: a.FinishedAt, SelfScore: a.SelfScore, TutorScore: a.TutorScore, Graded: a.TutorScore != nil,
+			Student: personDTO{ID: a.StudentID, Mail: a.StudentEmail, DisplayName: a.StudentName}}
+	}
+	return out
+}
+
+type statsDTO struct {
+	Attempts     int        `json:"attempts"`
+	Finished     int        `json:"finished"`
+	LastScore    *float64   `json:"lastScore"`
+	Average      *float64   `json:"average"`
+	Trend        string     `json:"trend"`
+	LastActivity *time.Time `json:"lastActivity"`
+}
+
+func toStatsDTO(s exams.Stats) statsDTO {
+	return statsDTO{Attempts: s.Attempts, Finished: s.Finished, LastScore: s.LastScore, Average: s.Average, Trend: s.Trend, LastActivity: s.LastActivity}
+}

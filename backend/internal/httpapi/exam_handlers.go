@@ -1,0 +1,310 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) error {
+	ctx := c.Request().Context()
+	recs, err := a.store.ListRecordings(ctx, at.ID)
+	if err != nil {
+		return err
+	}
+	names, err := a.catalog.DegreeNames(ctx)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, toAttemptDTO(at, names[at.DegreeID], recs, a.now()))
+}
+
+type overviewDTO struct {
+	Degree     degreeDTO          `json:"degree"`
+	Blueprint  domain.Blueprint   `json:"blueprint"`
+	Rubric     rubricDTO          `json:"rubric"`
+	Areas      []string           `json:"areas"`
+	InProgress *attemptSummaryDTO `json:"inProgress"`
+}
+
+func (a *api) examOverview(c echo.Context) error {
+	u, _ := currentUser(c)
+	o, err := a.exams.Overview(c.Request().Context(), u, c.QueryParam("degree"))
+	if err != nil {
+		return err
+	}
+	dto := overviewDTO{Degree: degreeDTO{ID: o.Degree.ID, Nombre: o.Degree.Nombre}, Blueprint: o.Blueprint,
+		Rubric: toRubricDTO(o.Rubric), Areas: nonNilSlice(o.Areas)}
+	if o.InProgress != nil {
+		s := toSummaryDTOs([]domain.AttemptSummary{summaryOf(*o.InProgress)})[0]
+		dto.InProgress = &s
+	}
+	return c.JSON(http.StatusOK, dto)
+}
+
+func summaryOf(at domain.Attempt) domain.AttemptSummary {
+	s := domain.AttemptSummary{ID: at.ID, StudentID: at.StudentID, StudentEmail: at.StudentEmail, StudentName: at.StudentName,
+		GroupID: at.GroupID, Mode: at.Mode, Status: at.Status, CaseTitle: at.Case.Title, Area: at.Case.Area,
+		CreatedAt: at.CreatedAt, FinishedAt: at.FinishedAt}
+	if at.Self != nil {
+		s.SelfScore = &at.Self.Score
+	}
+	if at.Grade != nil {
+		s.TutorScore = &at.Grade.Score
+	}
+	return s
+}
+
+type startRequest struct {
+	Mode   string `json:"mode"`
+	Area   string `json:"area"`
+	Degree string `json:"degree"`
+}
+
+func (a *api) startAttempt(c echo.Context) error {
+	var req startRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	mode, ok := domain.ParseMode(req.Mode)
+	if !ok {
+		return domain.Invalid("invalid_mode", "Elija el modo: entrenamiento o simulacro.")
+	}
+	u, _ := currentUser(c)
+	at, created, err := a.exams.Start(c.Request().Context(), u, mode, req.Area, req.Degree)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return a.respondAttempt(c, status, at)
+}
+
+func (a *api) getAttempt(c echo.Context) error {
+	u, _ := currentUser(c)
+	at, err := a.exams.Get(c.Request().Context(), u, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+type phaseRequest struct {
+	From *int `json:"from"`
+}
+
+func (r phaseRequest) from() (int, error) {
+	if r.From == nil {
+		return 0, domain.Invalid("missing_from", "Indique la fase que termina.")
+	}
+	return *r.From, nil
+}
+
+func (a *api) advanceAttempt(c echo.Context) error {
+	return a.phaseAction(c, false)
+}
+
+func (a *api) skipPhase(c echo.Context) error {
+	return a.phaseAction(c, true)
+}
+
+func (a *api) phaseAction(c echo.Context, skip bool) error {
+	var req phaseRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	from, err := req.from()
+	if err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	ctx := c.Request().Context()
+	var at domain.Attempt
+	if skip {
+		at, err = a.exams.Skip(ctx, u, c.Param("id"), from)
+	} else {
+		at, err = a.exams.Advance(ctx, u, c.Param("id"), from)
+	}
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) pauseAttempt(c echo.Context) error {
+	u, _ := currentUser(c)
+	at, err := a.exams.Pause(c.Request().Context(), u, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) resumeAttempt(c echo.Context) error {
+	u, _ := currentUser(c)
+	at, err := a.exams.Resume(c.Request().Context(), u, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) saveNotes(c echo.Context) error {
+	var req struct {
+		Notes string `json:"notes"`
+	}
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	if err := a.exams.SaveNotes(c.Request().Context(), u, c.Param("id"), req.Notes); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+type levelsRequest struct {
+	Levels   domain.Levels `json:"levels"`
+	Comments string        `json:"comments"`
+}
+
+func (a *api) selfAssess(c echo.Context) error {
+	var req levelsRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	at, err := a.exams.SelfAssess(c.Request().Context(), u, c.Param("id"), req.Levels)
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) abandonAttempt(c echo.Context) error {
+	u, _ := currentUser(c)
+	at, err := a.exams.Abandon(c.Request().Context(), u, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) gradeAttempt(c echo.Context) error {
+	var req levelsRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	at, err := a.exams.Grade(c.Request().Context(), u, c.Param("id"), req.Levels, req.Comments)
+	if err != nil {
+		return err
+	}
+	return a.respondAttempt(c, http.StatusOK, at)
+}
+
+func (a *api) myAttempts(c echo.Context) error {
+	u, _ := currentUser(c)
+	list, err := a.exams.History(c.Request().Context(), u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSummaryDTOs(list))
+}
+
+type criterionSeriesDTO struct {
+	ID     string             `json:"id"`
+	Name   string             `json:"name"`
+	Group  string             `json:"group"`
+	Points []criterionPointDTO `json:"points"`
+}
+
+type criterionPointDTO struct {
+	At    string `json:"at"`
+	Level int    `json:"level"`
+}
+
+type progressDTO struct {
+	statsDTO
+	Recent      []attemptSummaryDTO  `json:"recent"`
+	ByCriterion []criterionSeriesDTO `json:"byCriterion"`
+}
+
+func (a *api) myProgress(c echo.Context) error {
+	u, _ := currentUser(c)
+	p, err := a.exams.Progress(c.Request().Context(), u)
+	if err != nil {
+		return err
+	}
+	dto := progressDTO{statsDTO: toStatsDTO(p.Stats), Recent: toSummaryDTOs(p.Recent), ByCriterion: []criterionSeriesDTO{}}
+	for _, cr := range p.Criteria {
+		s := criterionSeriesDTO{ID: cr.ID, Name: cr.Name, Group: cr.Group, Points: []criterionPointDTO{}}
+		for _, pt := range p.ByCriterion[cr.ID] {
+			s.Points = append(s.Points, criterionPointDTO{At: pt.At.UTC().Format("2006-01-02T15:04:05Z"), Level: pt.Level})
+		}
+		dto.ByCriterion = append(dto.ByCriterion, s)
+	}
+	return c.JSON(http.StatusOK, dto)
+}
+
+// getRubric lets anyone signed in read what each criterion looks for, before
+// and after practising.
+func (a *api) getRubric(c echo.Context) error {
+	u, _ := currentUser(c)
+	ctx := c.Request().Context()
+	degree := c.QueryParam("degree")
+	if degree == "" {
+		if pc, err := a.exams.PracticeContext(ctx, u, ""); err == nil {
+			degree = pc.Degree.ID
+		} else {
+			ds, err := a.catalog.Degrees(ctx)
+			if err != nil {
+				return err
+			}
+			if len(ds) == 0 {
+				return domain.ErrNotFound
+			}
+			degree = ds[0].ID
+		}
+	}
+	if _, err := a.catalog.Degree(ctx, degree); err != nil {
+		return err
+	}
+	r, err := a.catalog.Rubric(ctx, degree)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toRubricDTO(r))
+}
+
+func (a *api) gradingQueue(c echo.Context) error {
+	u, _ := currentUser(c)
+	list, err := a.exams.GradingQueue(c.Request().Context(), u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSummaryDTOs(list))
+}
+
+func (a *api) studentAttempts(c echo.Context) error {
+	u, _ := currentUser(c)
+	list, err := a.exams.StudentAttempts(c.Request().Context(), u, c.Param("email"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toSummaryDTOs(list))
+}
+
+func intParam(c echo.Context, name string) (int, error) {
+	v, err := strconv.Atoi(c.Param(name))
+	if err != nil {
+		return 0, domain.Invalid("invalid_"+name, "Parámetro no válido: "+name+".")
+	}
+	return v, nil
+}
+
