@@ -363,4 +363,3 @@ type AttemptSummary struct {
 	CreatedAt    time.Time
 	FinishedAt   *time.Time
 }
-

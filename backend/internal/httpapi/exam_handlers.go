@@ -218,9 +218,9 @@ func (a *api) myAttempts(c echo.Context) error {
 }
 
 type criterionSeriesDTO struct {
-	ID     string             `json:"id"`
-	Name   string             `json:"name"`
-	Group  string             `json:"group"`
+	ID     string              `json:"id"`
+	Name   string              `json:"name"`
+	Group  string              `json:"group"`
 	Points []criterionPointDTO `json:"points"`
 }
 
@@ -307,4 +307,3 @@ func intParam(c echo.Context, name string) (int, error) {
 	}
 	return v, nil
 }
-
