@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { attemptKeys, type Attempt, type Levels } from './types'
+
+export type GradeInput = { attemptId: string; levels: Levels; comments: string }
+
+export const gradeAttempt = ({ attemptId, levels, comments }: GradeInput) =>
+  api.post<Attempt>(`/api/attempts/${encodeURIComponent(attemptId)}/grade`, { levels, comments })
+
+export function useGradeAttempt() {
+  const qc = useQueryClient()
+  return useMutation({
+    mutationFn: gradeAttempt,
+    onSuccess: (a) => qc.setQueryData(attemptKeys.one(a.id), a),
+    onSettled: () => qc.invalidateQueries({ queryKey: attemptKeys.all }),
+  })
+}

@@ -1,0 +1,163 @@
+// Shapes of the simulator API (docs/api-simulator.md).
+
+export type Mode = 'entrenamiento' | 'simulacro'
+export type AttemptStatus = 'in_progress' | 'finished' | 'abandoned'
+export type PhaseKind = 'preparation' | 'presentation' | 'think' | 'answer' | 'closing' | 'self_assessment'
+
+export type LegalBase = { norm: string; article: string }
+
+export type Case = {
+  id?: string
+  degree: string
+  degreeId: string
+  area: string
+  title: string
+  facts: string
+  questions: string[]
+  followUps: string[]
+  keyPoints: string[]
+  legalBases: LegalBase[]
+  status: 'active' | 'retired'
+  demo: boolean
+  updatedAt?: string
+}
+
+export type Blueprint = {
+  degreeId: string
+  preparationSec: number
+  presentationSec: number
+  questions: number
+  thinkSec: number
+  answerSec: number
+  closingSec: number
+  defaultMode: Mode
+}
+
+export type Criterion = {
+  id: string
+  group: 'contenido' | 'formalidades'
+  name: string
+  weight: number
+  description: string
+  /** descriptors[level - 1] describes that level (1 Insuficiente … 4 Excelente). */
+  descriptors: [string, string, string, string]
+}
+
+export type Rubric = {
+  degreeId: string
+  version: number
+  passScore: number
+  criteria: Criterion[]
+  levels: { level: number; name: string }[]
+}
+
+export type Levels = Record<string, number>
+
+export type Phase = {
+  kind: PhaseKind
+  index: number
+  limitSec: number
+  startedAt: string | null
+  endedAt: string | null
+  pausedSec: number
+  pausedAt: string | null
+  skipped: boolean
+  recorded: boolean
+  deadline: string | null
+  usedSec: number
+}
+
+export type Recording = {
+  id: string
+  phase: number
+  mimeType: string
+  chunks: number
+  bytes: number
+  durationMs: number
+  complete: boolean
+  deleted: boolean
+  createdAt: string
+}
+
+export type Person = { id: string; mail: string; displayName: string }
+
+export type SelfAssessment = { levels: Levels; score: number; at: string }
+export type TutorGrade = { levels: Levels; score: number; comments: string; by: string; at: string }
+
+export type Attempt = {
+  id: string
+  mode: Mode
+  status: AttemptStatus
+  student: Person
+  groupId: string
+  degreeId: string
+  degreeName: string
+  case: Case
+  phases: Phase[]
+  current: number
+  serverTime: string
+  notes: string
+  blueprint: Blueprint
+  rubric: Rubric
+  selfAssessment: SelfAssessment | null
+  tutorGrade: TutorGrade | null
+  recordings: Recording[]
+  createdAt: string
+  finishedAt: string | null
+}
+
+export type AttemptSummary = {
+  id: string
+  mode: Mode
+  status: AttemptStatus
+  caseTitle: string
+  area: string
+  createdAt: string
+  finishedAt: string | null
+  selfScore: number | null
+  tutorScore: number | null
+  graded: boolean
+  student: Person
+}
+
+export const attemptKeys = {
+  all: ['attempts'] as const,
+  one: (id: string) => ['attempts', 'one', id] as const,
+  mine: ['attempts', 'mine'] as const,
+  progress: ['attempts', 'progress'] as const,
+  grading: ['attempts', 'grading'] as const,
+  ofStudent: (email: string) => ['attempts', 'student', email] as const,
+  rubric: (degree: string) => ['rubric', degree] as const,
+}
+
+// Names shown for each phase, in Spanish.
+export function phaseName(p: Pick<Phase, 'kind' | 'index'>): string {
+  switch (p.kind) {
+    case 'preparation':
+      return 'Preparación'
+    case 'presentation':
+      return 'Exposición'
+    case 'think':
+      return `Pregunta ${p.index}: tiempo para pensar`
+    case 'answer':
+      return `Pregunta ${p.index}: respuesta`
+    case 'closing':
+      return 'Alegato de cierre'
+    case 'self_assessment':
+      return 'Autoevaluación'
+  }
+}
+
+export const modeName = (m: Mode) => (m === 'simulacro' ? 'Simulacro' : 'Entrenamiento')
+
+export const statusName = (s: AttemptStatus) => ({ in_progress: 'En curso', finished: 'Terminado', abandoned: 'Abandonado' })[s]
+
+/** The mark a list shows: the tutor's when graded, else the student's own. */
+export const summaryScore = (a: Pick<AttemptSummary, 'tutorScore' | 'selfScore'>) => a.tutorScore ?? a.selfScore
+
+/** Score out of 10 = sum(weight × level / 4) / 10, as the server computes it. */
+export function scoreOf(rubric: Pick<Rubric, 'criteria'>, levels: Levels): number {
+  let total = 0
+  for (const c of rubric.criteria) total += (c.weight * (levels[c.id] ?? 0)) / 4
+  return Math.round((total / 10) * 100) / 100
+}
