@@ -305,9 +305,12 @@ func multipartFile(t *testing.T, field, filename string, content []byte, fields 
 // method path. body may be a func so each row builds a fresh one.
 type scenario struct {
 	method string
-	path   string
+	path   string // may hold {attempt}, {rec}, {case}: filled from the fixture
 	body   func(e *env) any
 	want   map[string]int // role -> status
+	// fixture runs before the request (as other roles) and returns the ids
+	// the path refers to.
+	fixture func(e *env) map[string]string
 }
 
 // expectAll is shorthand: the same status for every role except overrides.
@@ -331,11 +334,17 @@ func runScenarios(t *testing.T, newE func(t *testing.T) *env, scenarios []scenar
 			}
 			t.Run(sc.method+" "+sc.path+" as "+role, func(t *testing.T) {
 				e := newE(t)
+				path := sc.path
+				if sc.fixture != nil {
+					for k, v := range sc.fixture(e) {
+						path = strings.ReplaceAll(path, "{"+k+"}", v)
+					}
+				}
 				var body any
 				if sc.body != nil {
 					body = sc.body(e)
 				}
-				res := e.do(role, sc.method, sc.path, body)
+				res := e.do(role, sc.method, path, body)
 				if res.Code != want {
 					t.Fatalf("status = %d, want %d; body: %s", res.Code, want, res.Body)
 				}
