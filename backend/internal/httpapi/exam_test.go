@@ -582,4 +582,3 @@ func TestCaseValidationNamesFields(t *testing.T) {
 		t.Fatalf("duplicate title = %d", res.Code)
 	}
 }
-
