@@ -11,22 +11,27 @@ import (
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/postgres"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/transcribe"
 )
 
 // app is the wired application, shared by the server and the commands.
 type app struct {
-	cfg     config.Config
-	log     *slog.Logger
-	store   store.Store
-	auth    *auth.Service
-	groups  *groups.Service
-	catalog *catalog.Service
-	exams   *exams.Service
+	cfg      config.Config
+	log      *slog.Logger
+	store    store.Store
+	auth     *auth.Service
+	groups   *groups.Service
+	catalog  *catalog.Service
+	exams    *exams.Service
+	feedback *feedback.Service
+	// transcriber is nil unless TRANSCRIBE_URL is set.
+	transcriber *transcribe.Worker
 }
 
 func newApp(ctx context.Context) (*app, error) {
@@ -60,6 +65,12 @@ func newApp(ctx context.Context) (*app, error) {
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
 	}
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
+	a.feedback = feedback.NewService(st)
+	if t := cfg.Transcribe; t.Enabled() {
+		client := transcribe.NewClient(transcribe.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Language: t.Language, Timeout: t.Timeout})
+		a.transcriber = transcribe.NewWorker(st, a.exams, a.feedback, client, log)
+		a.exams.OnRecordingComplete(a.transcriber.Enqueue)
+	}
 	// A fresh install gets the demo case bank once, so it can be used at once.
 	if res, err := a.catalog.ImportDemoBank(ctx); err != nil {
 		st.Close()

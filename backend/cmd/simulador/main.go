@@ -23,6 +23,8 @@ Commands:
   users set-role --email E --role tutor|estudiante
   cases import FILE             import cases (.json or .csv exchange format)
   cases export [--degree NAME]  print the case bank as JSON
+  analyze [--case FILE] [--duration SECONDS] < transcript.txt
+                                measure a transcript (citations, protocol, fillers...) as JSON
 
 Configuration comes from the environment (see README.md): ADDR, PORT,
 DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
@@ -51,6 +53,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usersCommand(ctx, args[1:], stdout, stderr)
 	case "cases":
 		return casesCommand(ctx, args[1:], stdout, stderr)
+	case "analyze":
+		return analyzeCommand(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

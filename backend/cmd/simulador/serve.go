@@ -24,7 +24,7 @@ func serve(ctx context.Context, stderr io.Writer) error {
 	srv := &http.Server{
 		Addr: a.cfg.Addr,
 		Handler: httpapi.New(httpapi.Deps{
-			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Exams: a.exams, Log: a.log,
+			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Exams: a.exams, Feedback: a.feedback, Log: a.log,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
@@ -41,8 +41,11 @@ func serve(ctx context.Context, stderr io.Writer) error {
 	if a.cfg.RecordingRetention > 0 {
 		go a.sweepRecordings(ctx)
 	}
+	if a.transcriber != nil {
+		go a.transcriber.Run(ctx)
+	}
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir,
-		"microsoft", a.cfg.Microsoft.Enabled(), "frontend", webui.Built())
+		"microsoft", a.cfg.Microsoft.Enabled(), "transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
 	}

@@ -33,9 +33,23 @@ type Config struct {
 	// RecordingRetention deletes recordings older than this; 0 keeps them.
 	RecordingRetention time.Duration
 
-	Microsoft Microsoft
-	Site      Site
+	Microsoft  Microsoft
+	Site       Site
+	Transcribe Transcribe
 }
+
+// Transcribe configures the optional server-side transcription (an
+// OpenAI-compatible /v1/audio/transcriptions endpoint).
+type Transcribe struct {
+	URL      string
+	Model    string
+	APIKey   string
+	Language string
+	Timeout  time.Duration
+}
+
+// Enabled reports whether completed recordings are sent for transcription.
+func (t Transcribe) Enabled() bool { return t.URL != "" }
 
 // Microsoft configures the university-account sign-in (Entra ID).
 type Microsoft struct {
@@ -154,6 +168,17 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		if _, err := os.Stat(f); err != nil {
 			bad("MS_CA_FILE", f, "cannot read the file")
 		}
+	}
+
+	c.Transcribe = Transcribe{
+		URL:      get("TRANSCRIBE_URL", ""),
+		Model:    get("TRANSCRIBE_MODEL", "whisper-1"),
+		APIKey:   get("TRANSCRIBE_API_KEY", ""),
+		Language: get("TRANSCRIBE_LANGUAGE", "es"),
+		Timeout:  duration(get, bad, "TRANSCRIBE_TIMEOUT", "5m"),
+	}
+	if u := c.Transcribe.URL; u != "" && !isURL(u, "https", "http") {
+		bad("TRANSCRIBE_URL", u, "expected an http(s):// URL of an OpenAI-compatible transcription server")
 	}
 
 	c.Site = Site{

@@ -27,6 +27,8 @@ type Service struct {
 	media   media.Store
 	log     *slog.Logger
 	now     func() time.Time
+
+	onComplete func(context.Context, domain.Recording) error
 }
 
 // NewService wires the exams service.

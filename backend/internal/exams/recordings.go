@@ -176,11 +176,59 @@ func (s *Service) Complete(ctx context.Context, u domain.User, attemptID, rid st
 	for i, l := range levels {
 		levels[i] = min(max(l, 0), 1)
 	}
+	wasComplete := r.Complete
 	r.Complete, r.DurationMs, r.Levels = true, durationMs, levels
 	if err := s.store.UpdateRecording(ctx, r); err != nil {
 		return r, err
 	}
+	if !wasComplete && s.onComplete != nil {
+		if err := s.onComplete(ctx, r); err != nil {
+			// The recording is safe; only its server transcript is delayed.
+			s.log.Warn("recording completed but its follow-up failed", "attempt", attemptID, "recording", rid, "err", err)
+		}
+	}
 	return s.store.GetRecording(ctx, attemptID, rid)
+}
+
+// OnRecordingComplete registers what to do once a recording is complete
+// (e.g. queue its server transcription).
+func (s *Service) OnRecordingComplete(f func(context.Context, domain.Recording) error) {
+	s.onComplete = f
+}
+
+// OpenRecording opens a recording for internal use (transcription), with
+// no viewer check.
+func (s *Service) OpenRecording(ctx context.Context, attemptID, rid string) (Media, domain.Recording, error) {
+	r, err := s.store.GetRecording(ctx, attemptID, rid)
+	if err != nil {
+		return Media{}, r, err
+	}
+	if r.Deleted {
+		return Media{}, r, recordingNotFound()
+	}
+	m, err := s.openChunks(ctx, r)
+	return m, r, err
+}
+
+func (s *Service) openChunks(ctx context.Context, r domain.Recording) (Media, error) {
+	chunks, err := s.store.ListChunks(ctx, r.AttemptID, r.ID)
+	if err != nil {
+		return Media{}, err
+	}
+	var sizes []int64
+	var total int64
+	for i, c := range chunks {
+		if c.Seq != i {
+			break
+		}
+		sizes = append(sizes, c.Bytes)
+		total += c.Bytes
+	}
+	rc, err := s.media.Open(mediaKey(r.AttemptID, r.ID), sizes)
+	if err != nil {
+		return Media{}, err
+	}
+	return Media{Content: rc, MimeType: r.MimeType, Size: total}, nil
 }
 
 // Media is a recording opened for playback.
@@ -205,24 +253,7 @@ func (s *Service) OpenMedia(ctx context.Context, u domain.User, attemptID, rid s
 	if err != nil {
 		return Media{}, err
 	}
-	chunks, err := s.store.ListChunks(ctx, a.ID, rid)
-	if err != nil {
-		return Media{}, err
-	}
-	var sizes []int64
-	var total int64
-	for i, c := range chunks {
-		if c.Seq != i {
-			break
-		}
-		sizes = append(sizes, c.Bytes)
-		total += c.Bytes
-	}
-	rc, err := s.media.Open(mediaKey(a.ID, rid), sizes)
-	if err != nil {
-		return Media{}, err
-	}
-	return Media{Content: rc, MimeType: r.MimeType, Size: total}, nil
+	return s.openChunks(ctx, r)
 }
 
 // DeleteRecording removes a recording's audio at its student's request; the

@@ -5,6 +5,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
 )
 
 type caseDTO struct {
@@ -68,16 +69,26 @@ type personDTO struct {
 	DisplayName string `json:"displayName"`
 }
 
+type transcriptDTO struct {
+	Source    string           `json:"source"`
+	Language  string           `json:"language"`
+	Segments  []domain.Segment `json:"segments"`
+	Text      string           `json:"text"`
+	UpdatedAt time.Time        `json:"updatedAt"`
+	UpdatedBy string           `json:"updatedBy"`
+}
+
 type recordingDTO struct {
-	ID         string    `json:"id"`
-	Phase      int       `json:"phase"`
-	MimeType   string    `json:"mimeType"`
-	Chunks     int       `json:"chunks"`
-	Bytes      int64     `json:"bytes"`
-	DurationMs int64     `json:"durationMs"`
-	Complete   bool      `json:"complete"`
-	Deleted    bool      `json:"deleted"`
-	CreatedAt  time.Time `json:"createdAt"`
+	Transcript *transcriptDTO `json:"transcript"`
+	ID         string         `json:"id"`
+	Phase      int            `json:"phase"`
+	MimeType   string         `json:"mimeType"`
+	Chunks     int            `json:"chunks"`
+	Bytes      int64          `json:"bytes"`
+	DurationMs int64          `json:"durationMs"`
+	Complete   bool           `json:"complete"`
+	Deleted    bool           `json:"deleted"`
+	CreatedAt  time.Time      `json:"createdAt"`
 }
 
 func toRecordingDTO(r domain.Recording) recordingDTO {
@@ -105,11 +116,13 @@ type attemptDTO struct {
 	Recordings     []recordingDTO         `json:"recordings"`
 	CreatedAt      time.Time              `json:"createdAt"`
 	FinishedAt     *time.Time             `json:"finishedAt"`
+	// Evidence is the automatic evidence, once the attempt is finished.
+	Evidence *feedback.Evidence `json:"evidence"`
 }
 
 // toAttemptDTO hides the case's key points and legal bases until the
 // student has assessed themselves (PRODUCT.md phase 6).
-func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, now time.Time) attemptDTO {
+func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, transcripts map[string]domain.Transcript, now time.Time) attemptDTO {
 	c := a.Case
 	if !a.Revealed() {
 		c.KeyPoints, c.LegalBases = nil, nil
@@ -129,6 +142,14 @@ func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, 
 	}
 	for i, r := range recs {
 		d.Recordings[i] = toRecordingDTO(r)
+		if t, ok := transcripts[r.ID]; ok && !r.Deleted {
+			d.Recordings[i].Transcript = &transcriptDTO{Source: t.Source, Language: t.Language, Segments: nonNilSlice(t.Segments),
+				Text: t.Text(), UpdatedAt: t.UpdatedAt, UpdatedBy: t.UpdatedBy}
+		}
+	}
+	if a.Status == domain.AttemptFinished {
+		ev := feedback.Measure(a, recs, transcripts)
+		d.Evidence = &ev
 	}
 	return d
 }

@@ -19,7 +19,11 @@ func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) erro
 	if err != nil {
 		return err
 	}
-	return c.JSON(status, toAttemptDTO(at, names[at.DegreeID], recs, a.now()))
+	transcripts, err := a.feedback.Transcripts(ctx, at.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, toAttemptDTO(at, names[at.DegreeID], recs, transcripts, a.now()))
 }
 
 type overviewDTO struct {

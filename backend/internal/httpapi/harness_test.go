@@ -22,6 +22,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/httpapi"
 	"github.com/utpl/simulador/backend/internal/media"
@@ -203,7 +204,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	mediaStore.Sync = false
 	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
 	e.exams.SetClock(e.clock.Now)
-	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
+	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams, Feedback: feedback.NewService(st),
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
 	return e
 }

@@ -70,6 +70,7 @@ func (a *api) routes() []route {
 		{method: http.MethodPost, path: "/api/attempts/:id/recordings/:rid/complete", access: signedIn, limit: 256 << 10, handler: a.completeRecording},
 		{method: http.MethodGet, path: "/api/attempts/:id/recordings/:rid/media", access: signedIn, handler: a.recordingMedia},
 		{method: http.MethodDelete, path: "/api/attempts/:id/recordings/:rid", access: signedIn, handler: a.deleteRecording},
+		{method: http.MethodPut, path: "/api/attempts/:id/recordings/:rid/transcript", access: signedIn, limit: 1 << 20, handler: a.putTranscript},
 		{method: http.MethodGet, path: "/api/me/attempts", access: signedIn, handler: a.myAttempts},
 		{method: http.MethodGet, path: "/api/me/progress", access: signedIn, handler: a.myProgress},
 		{method: http.MethodGet, path: "/api/rubric", access: signedIn, handler: a.getRubric},
@@ -87,5 +88,7 @@ func (a *api) routes() []route {
 		{method: http.MethodGet, path: "/api/admin/config/:degree", access: tutorOnly, handler: a.getDegreeConfig},
 		{method: http.MethodPut, path: "/api/admin/config/:degree/blueprint", access: tutorOnly, handler: a.putBlueprint},
 		{method: http.MethodPut, path: "/api/admin/config/:degree/rubric", access: tutorOnly, handler: a.putRubric},
+		{method: http.MethodGet, path: "/api/admin/reports", access: tutorOnly, handler: a.groupReport},
+		{method: http.MethodGet, path: "/api/admin/reports/export", access: tutorOnly, handler: a.exportGrades},
 	}
 }

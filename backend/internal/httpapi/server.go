@@ -19,6 +19,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/webui"
@@ -26,27 +27,29 @@ import (
 
 // Deps are the services the API exposes.
 type Deps struct {
-	Config  config.Config
-	Store   store.Store
-	Auth    *auth.Service
-	Groups  *groups.Service
-	Catalog *catalog.Service
-	Exams   *exams.Service
-	Log     *slog.Logger
+	Config   config.Config
+	Store    store.Store
+	Auth     *auth.Service
+	Groups   *groups.Service
+	Catalog  *catalog.Service
+	Exams    *exams.Service
+	Feedback *feedback.Service
+	Log      *slog.Logger
 	// Now is the clock (tests may replace it); nil means time.Now.
 	Now func() time.Time
 }
 
 type api struct {
-	cfg     config.Config
-	store   store.Store
-	auth    *auth.Service
-	groups  *groups.Service
-	catalog *catalog.Service
-	exams   *exams.Service
-	log     *slog.Logger
-	csp     string
-	now     func() time.Time
+	cfg      config.Config
+	store    store.Store
+	auth     *auth.Service
+	groups   *groups.Service
+	catalog  *catalog.Service
+	exams    *exams.Service
+	feedback *feedback.Service
+	log      *slog.Logger
+	csp      string
+	now      func() time.Time
 }
 
 // zeroTime disables Last-Modified on served media.
@@ -54,7 +57,7 @@ var zeroTime time.Time
 
 // New returns the server's root handler.
 func New(d Deps) http.Handler {
-	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, log: d.Log, now: d.Now}
+	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, feedback: d.Feedback, log: d.Log, now: d.Now}
 	if a.now == nil {
 		a.now = time.Now
 	}

@@ -133,6 +133,26 @@ type Attempts interface {
 	RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error)
 }
 
+// Feedback persists transcripts and background jobs.
+type Feedback interface {
+	PutTranscript(ctx context.Context, t domain.Transcript) error
+	GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error)
+	ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error)
+
+	EnqueueJob(ctx context.Context, j domain.Job) error
+	// ClaimJob takes the oldest due pending job of kind, marking it running
+	// until lease; domain.ErrNotFound when none is due. Two workers never
+	// claim the same job.
+	ClaimJob(ctx context.Context, kind string, now, lease time.Time) (domain.Job, error)
+	// FinishJob records the outcome of a claimed job: done, or back to
+	// pending at retryAt, or failed for good.
+	FinishJob(ctx context.Context, id, status, lastError string, retryAt, now time.Time) error
+	// ReleaseExpiredLeases returns running jobs whose lease ended (their
+	// worker died) to pending.
+	ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error)
+	GetJob(ctx context.Context, id string) (domain.Job, error)
+}
+
 // Store is everything the server persists.
 type Store interface {
 	Users
@@ -141,6 +161,7 @@ type Store interface {
 	Groups
 	Catalog
 	Attempts
+	Feedback
 
 	// InTx runs fn in one transaction; fn's Store sees and writes only
 	// through it. Nested calls join the outer transaction.

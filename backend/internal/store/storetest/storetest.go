@@ -32,6 +32,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"Attempts":          testAttempts,
 		"AttemptStartRace":  testConcurrentAttemptStart,
 		"Recordings":        testRecordings,
+		"Transcripts":       testTranscripts,
+		"Jobs":              testJobs,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) { fn(t, newStore(t)) })

@@ -1,0 +1,263 @@
+package feedback
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// InactiveAfter is how long without practising makes a student show up in
+// the tutor's report.
+const InactiveAfter = 14 * 24 * time.Hour
+
+// CriterionAverage is a criterion's average level over a group's graded or
+// self-assessed attempts.
+type CriterionAverage struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Group        string  `json:"group"`
+	AverageLevel float64 `json:"averageLevel"`
+	Count        int     `json:"count"`
+}
+
+// WeekCount is how many attempts started in an ISO week.
+type WeekCount struct {
+	Week     string   `json:"week"` // 2026-W47
+	Start    string   `json:"start"`
+	Attempts int      `json:"attempts"`
+	Average  *float64 `json:"average"`
+}
+
+// InactiveStudent has not practised lately.
+type InactiveStudent struct {
+	Email        string     `json:"email"`
+	Name         string     `json:"name"`
+	LastActivity *time.Time `json:"lastActivity"`
+}
+
+// GroupReport is the tutor's view of a group's progress.
+type GroupReport struct {
+	Students    int                `json:"students"`
+	Attempts    int                `json:"attempts"`
+	Finished    int                `json:"finished"`
+	Graded      int                `json:"graded"`
+	PassRate    *float64           `json:"passRate"` // share of finished attempts whose mark reaches the pass score
+	Average     *float64           `json:"average"`
+	ByCriterion []CriterionAverage `json:"byCriterion"`
+	Weeks       []WeekCount        `json:"weeks"`
+	Inactive    []InactiveStudent  `json:"inactive"`
+}
+
+// finishedAttempts loads the group's attempts in full (the levels live in
+// the JSON part); a group has hundreds at most.
+func (s *Service) groupAttempts(ctx context.Context, g domain.Group) ([]domain.Attempt, error) {
+	list, err := s.store.ListAttempts(ctx, store.AttemptFilter{GroupID: g.ID})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Attempt, 0, len(list))
+	for _, sum := range list {
+		a, err := s.store.GetAttempt(ctx, sum.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// levelsOf is the grading that counts: the tutor's when there is one.
+func levelsOf(a domain.Attempt) domain.Levels {
+	if a.Grade != nil {
+		return a.Grade.Levels
+	}
+	if a.Self != nil {
+		return a.Self.Levels
+	}
+	return nil
+}
+
+// Report computes a group's figures. names maps student emails to names.
+func (s *Service) Report(ctx context.Context, g domain.Group, names map[string]string) (GroupReport, error) {
+	attempts, err := s.groupAttempts(ctx, g)
+	if err != nil {
+		return GroupReport{}, err
+	}
+	now := s.now()
+	r := GroupReport{Students: len(g.Estudiantes), Attempts: len(attempts), ByCriterion: []CriterionAverage{}, Weeks: []WeekCount{}, Inactive: []InactiveStudent{}}
+	type acc struct {
+		sum   float64
+		count int
+		c     domain.Criterion
+	}
+	crit := map[string]*acc{}
+	var order []string
+	weeks := map[string]*WeekCount{}
+	weekScores := map[string][]float64{}
+	last := map[string]time.Time{}
+	passed, scored := 0, 0
+	total := 0.0
+	for _, a := range attempts {
+		if t, ok := last[a.StudentEmail]; !ok || a.CreatedAt.After(t) {
+			last[a.StudentEmail] = a.CreatedAt
+		}
+		y, w := a.CreatedAt.In(ecuador).ISOWeek()
+		key := fmt.Sprintf("%d-W%02d", y, w)
+		if weeks[key] == nil {
+			weeks[key] = &WeekCount{Week: key, Start: weekStart(a.CreatedAt.In(ecuador)).Format("2006-01-02")}
+		}
+		weeks[key].Attempts++
+		if a.Status != domain.AttemptFinished {
+			continue
+		}
+		r.Finished++
+		if a.Grade != nil {
+			r.Graded++
+		}
+		if score, ok := a.Score(); ok {
+			scored++
+			total += score
+			if a.Rubric.Passed(score) {
+				passed++
+			}
+			weekScores[key] = append(weekScores[key], score)
+		}
+		levels := levelsOf(a)
+		for _, c := range a.Rubric.Criteria {
+			l, ok := levels[c.ID]
+			if !ok {
+				continue
+			}
+			if crit[c.ID] == nil {
+				crit[c.ID] = &acc{c: c}
+				order = append(order, c.ID)
+			}
+			crit[c.ID].sum += float64(l)
+			crit[c.ID].count++
+		}
+	}
+	if scored > 0 {
+		rate := round2(float64(passed) / float64(scored))
+		avg := round2(total / float64(scored))
+		r.PassRate, r.Average = &rate, &avg
+	}
+	for _, id := range order {
+		a := crit[id]
+		r.ByCriterion = append(r.ByCriterion, CriterionAverage{ID: id, Name: a.c.Name, Group: a.c.Group, AverageLevel: round2(a.sum / float64(a.count)), Count: a.count})
+	}
+	for key, w := range weeks {
+		if sc := weekScores[key]; len(sc) > 0 {
+			sum := 0.0
+			for _, v := range sc {
+				sum += v
+			}
+			avg := round2(sum / float64(len(sc)))
+			w.Average = &avg
+		}
+		r.Weeks = append(r.Weeks, *w)
+	}
+	sort.Slice(r.Weeks, func(i, j int) bool { return r.Weeks[i].Week < r.Weeks[j].Week })
+	for _, st := range g.Estudiantes {
+		t, ok := last[st.Email]
+		if ok && now.Sub(t) < InactiveAfter {
+			continue
+		}
+		in := InactiveStudent{Email: st.Email, Name: names[st.Email]}
+		if in.Name == "" {
+			in.Name = st.Name
+		}
+		if ok {
+			t := t
+			in.LastActivity = &t
+		}
+		r.Inactive = append(r.Inactive, in)
+	}
+	return r, nil
+}
+
+// ecuador is the product's time zone (UTC-5, no daylight saving), so weeks
+// start on Monday in Loja, not in UTC.
+var ecuador = time.FixedZone("ECT", -5*60*60)
+
+func weekStart(t time.Time) time.Time {
+	wd := (int(t.Weekday()) + 6) % 7 // Monday = 0
+	y, m, d := t.AddDate(0, 0, -wd).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// WriteGradesCSV writes the group's attempts and grades as CSV, UTF-8 with a
+// BOM so Excel shows accents right.
+func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Group, names map[string]string) error {
+	attempts, err := s.groupAttempts(ctx, g)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return err
+	}
+	// The criteria columns follow the newest rubric among the attempts.
+	var criteria []domain.Criterion
+	for _, a := range attempts {
+		if len(a.Rubric.Criteria) > 0 {
+			criteria = a.Rubric.Criteria
+			break
+		}
+	}
+	cw := csv.NewWriter(w)
+	header := []string{"Estudiante", "Correo", "Fecha", "Modo", "Caso", "Área", "Estado", "Nota autoevaluación", "Nota tutor", "Aprobado"}
+	for _, c := range criteria {
+		header = append(header, c.ID+" "+c.Name)
+	}
+	header = append(header, "Comentarios del tutor", "Calificado por", "Fecha de calificación")
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	status := map[domain.AttemptStatus]string{domain.AttemptInProgress: "En curso", domain.AttemptFinished: "Terminado", domain.AttemptAbandoned: "Abandonado"}
+	mode := map[domain.Mode]string{domain.ModeTraining: "Entrenamiento", domain.ModeMock: "Simulacro"}
+	num := func(f float64) string { return strings.Replace(fmt.Sprintf("%.2f", f), ".", ",", 1) }
+	for _, a := range attempts {
+		name := names[a.StudentEmail]
+		if name == "" {
+			name = a.StudentName
+		}
+		self, tutorScore, passed := "", "", ""
+		if a.Self != nil {
+			self = num(a.Self.Score)
+		}
+		if a.Grade != nil {
+			tutorScore = num(a.Grade.Score)
+		}
+		if sc, ok := a.Score(); ok && a.Status == domain.AttemptFinished {
+			passed = map[bool]string{true: "Sí", false: "No"}[a.Rubric.Passed(sc)]
+		}
+		rec := []string{name, a.StudentEmail, a.CreatedAt.In(ecuador).Format("2006-01-02 15:04"), mode[a.Mode], a.Case.Title, a.Case.Area,
+			status[a.Status], self, tutorScore, passed}
+		levels := levelsOf(a)
+		for _, c := range criteria {
+			if l, ok := levels[c.ID]; ok {
+				rec = append(rec, fmt.Sprint(l))
+			} else {
+				rec = append(rec, "")
+			}
+		}
+		comments, by, at := "", "", ""
+		if a.Grade != nil {
+			comments, by, at = a.Grade.Comments, a.Grade.By, a.Grade.At.In(ecuador).Format("2006-01-02 15:04")
+		}
+		rec = append(rec, comments, by, at)
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

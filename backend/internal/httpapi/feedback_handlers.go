@@ -1,0 +1,101 @@
+package httpapi
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+type transcriptRequest struct {
+	Source   string           `json:"source"`
+	Language string           `json:"language"`
+	Segments []domain.Segment `json:"segments"`
+}
+
+// putTranscript saves a live transcript (the student's browser) or a
+// correction (the student or the group's tutor).
+func (a *api) putTranscript(c echo.Context) error {
+	var req transcriptRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	u, _ := currentUser(c)
+	ctx := c.Request().Context()
+	at, err := a.exams.Get(ctx, u, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	t, err := a.feedback.SaveTranscript(ctx, u, at, c.Param("rid"), req.Source, req.Language, req.Segments)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, transcriptDTO{Source: t.Source, Language: t.Language, Segments: nonNilSlice(t.Segments), Text: t.Text(),
+		UpdatedAt: t.UpdatedAt, UpdatedBy: t.UpdatedBy})
+}
+
+// reportGroup is the group a report is about: the one asked for (the
+// tutor's own), else the active one, else the newest.
+func (a *api) reportGroup(c echo.Context) (domain.Group, error) {
+	u, _ := currentUser(c)
+	ctx := c.Request().Context()
+	if id := c.QueryParam("group"); id != "" {
+		return a.groups.Group(ctx, u, id)
+	}
+	g, err := a.groups.ActiveGroup(ctx, u)
+	if err == nil || !errors.Is(err, domain.ErrNotFound) {
+		return g, err
+	}
+	history, err := a.groups.History(ctx, u)
+	if err != nil {
+		return domain.Group{}, err
+	}
+	if len(history) == 0 {
+		return domain.Group{}, domain.NotFound("no_groups", "Aún no tiene grupos: cargue uno para ver reportes.")
+	}
+	return history[0], nil
+}
+
+func (a *api) memberNames(c echo.Context, g domain.Group) map[string]string {
+	members, _ := a.groups.Members(c.Request().Context(), g)
+	names := make(map[string]string, len(members))
+	for _, m := range members {
+		names[m.Email] = m.Name
+		if m.User != nil && m.User.DisplayName != "" {
+			names[m.Email] = m.User.DisplayName
+		}
+	}
+	return names
+}
+
+func (a *api) groupReport(c echo.Context) error {
+	g, err := a.reportGroup(c)
+	if err != nil {
+		return err
+	}
+	r, err := a.feedback.Report(c.Request().Context(), g, a.memberNames(c, g))
+	if err != nil {
+		return err
+	}
+	dto, err := a.toGroupDTO(c, g)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"group": dto, "report": r})
+}
+
+func (a *api) exportGrades(c echo.Context) error {
+	g, err := a.reportGroup(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := a.feedback.WriteGradesCSV(c.Request().Context(), &buf, g, a.memberNames(c, g)); err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="calificaciones-`+g.ID+`.csv"`)
+	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+}

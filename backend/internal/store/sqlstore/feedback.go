@@ -1,0 +1,112 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+const transcriptColumns = `attempt_id, recording_id, source, language, segments, updated_at, updated_by`
+
+func scanTranscript(r scanner) (domain.Transcript, error) {
+	var t domain.Transcript
+	var segs string
+	var updated int64
+	if err := r.Scan(&t.AttemptID, &t.RecordingID, &t.Source, &t.Language, &segs, &updated, &t.UpdatedBy); err != nil {
+		return t, err
+	}
+	t.UpdatedAt = fromMS(updated)
+	return t, json.Unmarshal([]byte(segs), &t.Segments)
+}
+
+func (s *DB) PutTranscript(ctx context.Context, t domain.Transcript) error {
+	_, err := s.exec(ctx, `INSERT INTO transcripts (`+transcriptColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (attempt_id, recording_id) DO UPDATE SET source = excluded.source, language = excluded.language,
+		segments = excluded.segments, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
+		t.AttemptID, t.RecordingID, t.Source, t.Language, mustJSON(nonNil(t.Segments)), ms(t.UpdatedAt), t.UpdatedBy)
+	return err
+}
+
+func (s *DB) GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error) {
+	t, err := scanTranscript(s.queryRow(ctx, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID))
+	return t, s.mapErr(err)
+}
+
+func (s *DB) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
+	rows, err := s.query(ctx, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []domain.Transcript{}
+	for rows.Next() {
+		t, err := scanTranscript(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+const jobColumns = `id, kind, payload, status, attempts, next_run_at, last_error, created_at`
+
+func scanJob(r scanner) (domain.Job, error) {
+	var j domain.Job
+	var next, created int64
+	err := r.Scan(&j.ID, &j.Kind, &j.Payload, &j.Status, &j.Attempts, &next, &j.LastError, &created)
+	j.NextRunAt, j.CreatedAt = fromMS(next), fromMS(created)
+	return j, err
+}
+
+func (s *DB) EnqueueJob(ctx context.Context, j domain.Job) error {
+	_, err := s.exec(ctx, `INSERT INTO jobs (id, kind, payload, status, attempts, next_run_at, last_error, created_at, updated_at)
+		VALUES (?, ?, ?, 'pending', 0, ?, '', ?, ?)`, j.ID, j.Kind, j.Payload, ms(j.NextRunAt), ms(j.CreatedAt), ms(j.CreatedAt))
+	return err
+}
+
+func (s *DB) ClaimJob(ctx context.Context, kind string, now, lease time.Time) (domain.Job, error) {
+	// Optimistic claim: pick a candidate, then take it only if it is still
+	// pending. Portable across SQLite and PostgreSQL; a lost race just tries
+	// the next candidate.
+	for range 5 {
+		var id string
+		err := s.queryRow(ctx, `SELECT id FROM jobs WHERE kind = ? AND status = 'pending' AND next_run_at <= ?
+			ORDER BY next_run_at, created_at LIMIT 1`, kind, ms(now)).Scan(&id)
+		if err != nil {
+			return domain.Job{}, s.mapErr(err)
+		}
+		res, err := s.exec(ctx, `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?
+			WHERE id = ? AND status = 'pending'`, ms(lease), ms(now), id)
+		if err != nil {
+			return domain.Job{}, err
+		}
+		if n, err := rowsAffected(res); err != nil {
+			return domain.Job{}, err
+		} else if n == 1 {
+			return s.GetJob(ctx, id)
+		}
+	}
+	return domain.Job{}, domain.ErrNotFound
+}
+
+func (s *DB) FinishJob(ctx context.Context, id, status, lastError string, retryAt, now time.Time) error {
+	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, last_error = ?, next_run_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
+		status, lastError, ms(retryAt), ms(now), id)
+	return s.expectOne(res, err)
+}
+
+func (s *DB) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error) {
+	res, err := s.exec(ctx, `UPDATE jobs SET status = 'pending', locked_until = 0, updated_at = ? WHERE status = 'running' AND locked_until < ?`, ms(now), ms(now))
+	if err != nil {
+		return 0, err
+	}
+	return rowsAffected(res)
+}
+
+func (s *DB) GetJob(ctx context.Context, id string) (domain.Job, error) {
+	j, err := scanJob(s.queryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	return j, s.mapErr(err)
+}

@@ -1,0 +1,165 @@
+package transcribe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// JobKind names transcription jobs in the job table.
+const JobKind = "transcribe"
+
+type payload struct {
+	AttemptID   string `json:"attemptId"`
+	RecordingID string `json:"recordingId"`
+}
+
+// Worker runs transcription jobs one at a time.
+type Worker struct {
+	store    store.Store
+	exams    *exams.Service
+	feedback *feedback.Service
+	client   *Client
+	log      *slog.Logger
+
+	MaxAttempts int           // then the job fails for good
+	BaseBackoff time.Duration // doubled at each retry, with jitter
+	MaxBackoff  time.Duration
+	Poll        time.Duration // how often to look for due jobs when idle
+	Lease       time.Duration // how long a claimed job is ours (beyond: a crash)
+
+	now  func() time.Time
+	wake chan struct{}
+}
+
+// NewWorker wires a worker.
+func NewWorker(s store.Store, e *exams.Service, f *feedback.Service, c *Client, log *slog.Logger) *Worker {
+	return &Worker{store: s, exams: e, feedback: f, client: c, log: log, MaxAttempts: 6, BaseBackoff: 30 * time.Second,
+		MaxBackoff: time.Hour, Poll: 10 * time.Second, Lease: c.cfg.Timeout + time.Minute, now: time.Now, wake: make(chan struct{}, 1)}
+}
+
+// SetClock replaces the clock (tests).
+func (w *Worker) SetClock(now func() time.Time) { w.now = now }
+
+// Enqueue queues the transcription of a completed recording; it is the
+// exams service's completion hook.
+func (w *Worker) Enqueue(ctx context.Context, r domain.Recording) error {
+	_, err := w.enqueue(ctx, r)
+	return err
+}
+
+func (w *Worker) enqueue(ctx context.Context, r domain.Recording) (string, error) {
+	p, _ := json.Marshal(payload{AttemptID: r.AttemptID, RecordingID: r.ID})
+	now := w.now().UTC()
+	id := domain.NewID()
+	if err := w.store.EnqueueJob(ctx, domain.Job{ID: id, Kind: JobKind, Payload: string(p), NextRunAt: now, CreatedAt: now}); err != nil {
+		return "", err
+	}
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+	return id, nil
+}
+
+// Run processes jobs until ctx ends.
+func (w *Worker) Run(ctx context.Context) {
+	for {
+		for {
+			worked, err := w.RunOnce(ctx)
+			if err != nil && ctx.Err() == nil {
+				w.log.Warn("transcription queue error", "err", err)
+			}
+			if !worked || ctx.Err() != nil {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.wake:
+		case <-time.After(w.Poll):
+		}
+	}
+}
+
+// RunOnce claims and processes one due job; it reports whether there was one.
+func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
+	now := w.now()
+	if _, err := w.store.ReleaseExpiredLeases(ctx, now); err != nil {
+		return false, err
+	}
+	job, err := w.store.ClaimJob(ctx, JobKind, now, now.Add(w.Lease))
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	err = w.process(ctx, job)
+	finished := w.now()
+	switch {
+	case err == nil:
+		return true, w.store.FinishJob(ctx, job.ID, domain.JobDone, "", finished, finished)
+	case isPermanent(err) || job.Attempts >= w.MaxAttempts:
+		w.log.Warn("transcription failed for good; the audio is kept", "job", job.ID, "attempts", job.Attempts, "err", err)
+		return true, w.store.FinishJob(ctx, job.ID, domain.JobFailed, err.Error(), finished, finished)
+	default:
+		delay := w.backoff(job.Attempts)
+		w.log.Info("transcription will be retried", "job", job.ID, "attempt", job.Attempts, "in", delay, "err", err)
+		return true, w.store.FinishJob(ctx, job.ID, domain.JobPending, err.Error(), finished.Add(delay), finished)
+	}
+}
+
+func (w *Worker) backoff(attempt int) time.Duration {
+	d := w.BaseBackoff << min(attempt-1, 16)
+	if d > w.MaxBackoff || d <= 0 {
+		d = w.MaxBackoff
+	}
+	// ±20 % jitter so retries of many recordings do not arrive together.
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
+
+func isPermanent(err error) bool {
+	var pe *PermanentError
+	return errors.As(err, &pe)
+}
+
+func (w *Worker) process(ctx context.Context, job domain.Job) error {
+	var p payload
+	if err := json.Unmarshal([]byte(job.Payload), &p); err != nil {
+		return &PermanentError{fmt.Errorf("bad payload: %w", err)}
+	}
+	m, r, err := w.exams.OpenRecording(ctx, p.AttemptID, p.RecordingID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil // deleted by its student: nothing to transcribe
+	}
+	if err != nil {
+		return err
+	}
+	defer m.Content.Close()
+	lang, segs, err := w.client.Transcribe(ctx, m.Content, "grabacion"+extension(r.MimeType), r.DurationMs)
+	if err != nil {
+		return err
+	}
+	return w.feedback.SaveServerTranscript(ctx, p.AttemptID, p.RecordingID, lang, segs)
+}
+
+func extension(mime string) string {
+	switch {
+	case len(mime) >= 9 && mime[:9] == "audio/mp4":
+		return ".m4a"
+	case len(mime) >= 9 && mime[:9] == "audio/ogg":
+		return ".ogg"
+	}
+	return ".webm"
+}

@@ -1,0 +1,321 @@
+package transcribe
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/catalog"
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
+	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/media"
+	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/sqlite"
+)
+
+const audio = "OggS-audio-de-prueba-que-nunca-debe-cambiar"
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+type fixture struct {
+	store    store.Store
+	exams    *exams.Service
+	feedback *feedback.Service
+	clock    *clock
+	attempt  domain.Attempt
+	student  domain.User
+	recID    string
+}
+
+// newFixture makes a student with a completed two-chunk recording; the
+// completion hook is left to each test.
+func newFixture(t *testing.T, hook func(*fixture) func(context.Context, domain.Recording) error) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ms, err := media.NewDir(filepath.Join(dir, "media"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.NewService(st, false)
+	if _, err := cat.ImportDemoBank(ctx); err != nil {
+		t.Fatal(err)
+	}
+	gs := groups.NewService(st)
+	f := &fixture{store: st, feedback: feedback.NewService(st), clock: &clock{t: time.Now().UTC()}, recID: "rec-transcribe-0001"}
+	f.exams = exams.NewService(st, cat, gs, ms)
+	f.student = domain.User{ID: "stu", Mail: "est@utpl.edu.ec", DisplayName: "Est", Role: domain.RoleStudent, CreatedAt: time.Now()}
+	if err := st.CreateUser(ctx, f.student); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateGroup(ctx, domain.Group{ID: "g", Carrera: "derecho", DocenteEmail: "tutor@utpl.edu.ec", Status: domain.GroupActive,
+		CreatedAt: time.Now(), Estudiantes: []domain.GroupStudent{{Email: f.student.Mail, AddedAt: time.Now()}}}); err != nil {
+		t.Fatal(err)
+	}
+	if f.attempt, _, err = f.exams.Start(ctx, f.student, domain.ModeMock, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	if hook != nil {
+		f.exams.OnRecordingComplete(hook(f))
+	}
+	if _, err := f.exams.PutRecording(ctx, f.student, f.attempt.ID, f.recID, 1, "audio/webm;codecs=opus"); err != nil {
+		t.Fatal(err)
+	}
+	for i, part := range []string{audio[:10], audio[10:]} {
+		if _, err := f.exams.PutChunk(ctx, f.student, f.attempt.ID, f.recID, i, strings.NewReader(part), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.exams.Complete(ctx, f.student, f.attempt.ID, f.recID, 2, 4000, nil); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) worker(t *testing.T, url string, timeout time.Duration) *Worker {
+	w := NewWorker(f.store, f.exams, f.feedback, NewClient(Config{URL: url, Model: "whisper-1", Language: "es", Timeout: timeout}),
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w.SetClock(f.clock.Now)
+	return w
+}
+
+func (f *fixture) audioIntact(t *testing.T) {
+	t.Helper()
+	m, _, err := f.exams.OpenRecording(context.Background(), f.attempt.ID, f.recID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Content.Close()
+	got, _ := io.ReadAll(m.Content)
+	if string(got) != audio {
+		t.Fatalf("audio changed: %q", got)
+	}
+}
+
+// whisper answers like an OpenAI-compatible server, after checking the
+// request is well formed.
+func whisper(t *testing.T, behave func(n int32, w http.ResponseWriter) bool) (*httptest.Server, *atomic.Int32) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := calls.Add(1)
+		if r.URL.Path != "/v1/audio/transcriptions" || r.Method != http.MethodPost {
+			http.Error(w, "wrong endpoint", 404)
+			return
+		}
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		f, _, err := r.FormFile("file")
+		if err != nil {
+			http.Error(w, "no file", 400)
+			return
+		}
+		body, _ := io.ReadAll(f)
+		if string(body) != audio || r.FormValue("model") != "whisper-1" || r.FormValue("response_format") != "verbose_json" || r.FormValue("language") != "es" {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		if behave != nil && !behave(n, w) {
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"text":"Buenos días señores del tribunal. Artículo 76 de la Constitución.","language":"spanish","duration":4.0,
+			"segments":[{"id":0,"start":0.0,"end":2.1,"text":" Buenos días señores del tribunal."},{"id":1,"start":2.1,"end":4.0,"text":" Artículo 76 de la Constitución."}]}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func TestTranscriptionSucceeds(t *testing.T) {
+	srv, calls := whisper(t, nil)
+	var w *Worker
+	f := newFixture(t, func(f *fixture) func(context.Context, domain.Recording) error {
+		w = f.worker(t, srv.URL, 5*time.Second)
+		return w.Enqueue
+	})
+	// A live browser transcript exists first; the server's replaces it.
+	if _, err := f.feedback.SaveTranscript(context.Background(), f.student, f.attempt, f.recID, domain.TranscriptBrowser, "es-EC",
+		[]domain.Segment{{StartMs: 0, EndMs: 4000, Text: "buenos dias"}}); err != nil {
+		t.Fatal(err)
+	}
+	worked, err := w.RunOnce(context.Background())
+	if !worked || err != nil || calls.Load() != 1 {
+		t.Fatalf("RunOnce = %v, %v (calls %d)", worked, err, calls.Load())
+	}
+	tr, err := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID)
+	if err != nil || tr.Source != domain.TranscriptServer || len(tr.Segments) != 2 || tr.Segments[1].StartMs != 2100 || tr.Segments[1].Text != "Artículo 76 de la Constitución." {
+		t.Fatalf("transcript = %+v, %v", tr, err)
+	}
+	if worked, _ := w.RunOnce(context.Background()); worked {
+		t.Fatal("the job ran twice")
+	}
+	f.audioIntact(t)
+}
+
+func TestTimeoutIsRetriedWithBackoff(t *testing.T) {
+	srv, calls := whisper(t, func(n int32, w http.ResponseWriter) bool {
+		if n == 1 {
+			time.Sleep(700 * time.Millisecond) // longer than the client's timeout
+		}
+		return true
+	})
+	var w *Worker
+	f := newFixture(t, nil)
+	w = f.worker(t, srv.URL, 300*time.Millisecond)
+	jobs := pendingJob(t, f, w)
+	if worked, err := w.RunOnce(context.Background()); !worked || err != nil {
+		t.Fatalf("first run = %v, %v", worked, err)
+	}
+	j, _ := f.store.GetJob(context.Background(), jobs)
+	if j.Status != domain.JobPending || j.Attempts != 1 || !j.NextRunAt.After(f.clock.Now()) || j.LastError == "" {
+		t.Fatalf("after a timeout: %+v", j)
+	}
+	// Not due yet: nothing happens until the backoff has passed.
+	if worked, _ := w.RunOnce(context.Background()); worked {
+		t.Fatal("retried before the backoff")
+	}
+	f.clock.Add(time.Minute)
+	if worked, err := w.RunOnce(context.Background()); !worked || err != nil {
+		t.Fatalf("retry = %v, %v", worked, err)
+	}
+	if j, _ := f.store.GetJob(context.Background(), jobs); j.Status != domain.JobDone || calls.Load() != 2 {
+		t.Fatalf("after the retry: %+v, calls %d", j, calls.Load())
+	}
+	f.audioIntact(t)
+}
+
+// pendingJob queues the fixture's recording and returns the job id.
+func pendingJob(t *testing.T, f *fixture, w *Worker) string {
+	t.Helper()
+	r, err := f.store.GetRecording(context.Background(), f.attempt.ID, f.recID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.enqueue(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestPermanentFailureKeepsTheAudio(t *testing.T) {
+	srv, calls := whisper(t, func(n int32, w http.ResponseWriter) bool {
+		http.Error(w, `{"error":"unsupported audio"}`, http.StatusUnprocessableEntity)
+		return false
+	})
+	var w *Worker
+	f := newFixture(t, nil)
+	w = f.worker(t, srv.URL, 5*time.Second)
+	id := pendingJob(t, f, w)
+	if worked, err := w.RunOnce(context.Background()); !worked || err != nil {
+		t.Fatalf("run = %v, %v", worked, err)
+	}
+	j, _ := f.store.GetJob(context.Background(), id)
+	if j.Status != domain.JobFailed || calls.Load() != 1 || !strings.Contains(j.LastError, "422") {
+		t.Fatalf("job = %+v", j)
+	}
+	if _, err := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("a transcript appeared: %v", err)
+	}
+	f.audioIntact(t)
+	// Server errors are retried until the attempts run out, then fail for good.
+	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool { http.Error(w, "busy", 503); return false })
+	w2 := f.worker(t, srv5.URL, 5*time.Second)
+	w2.MaxAttempts = 3
+	id2 := pendingJob(t, f, w2)
+	for range 3 {
+		f.clock.Add(2 * time.Hour)
+		if worked, err := w2.RunOnce(context.Background()); !worked || err != nil {
+			t.Fatalf("run = %v, %v", worked, err)
+		}
+	}
+	if j, _ := f.store.GetJob(context.Background(), id2); j.Status != domain.JobFailed || j.Attempts != 3 {
+		t.Fatalf("after 3 server errors: %+v", j)
+	}
+	f.audioIntact(t)
+}
+
+func TestRestartInTheMiddle(t *testing.T) {
+	srv, calls := whisper(t, nil)
+	var w *Worker
+	f := newFixture(t, nil)
+	w = f.worker(t, srv.URL, 5*time.Second)
+	id := pendingJob(t, f, w)
+	// A worker claims the job and the process dies before finishing it.
+	if _, err := f.store.ClaimJob(context.Background(), JobKind, f.clock.Now(), f.clock.Now().Add(w.Lease)); err != nil {
+		t.Fatal(err)
+	}
+	// After a restart, a new worker leaves the job alone while the dead
+	// worker's lease lasts, then takes it over.
+	restarted := f.worker(t, srv.URL, 5*time.Second)
+	if worked, _ := restarted.RunOnce(context.Background()); worked {
+		t.Fatal("a leased job was taken before its lease ended")
+	}
+	f.clock.Add(w.Lease + time.Second)
+	if worked, err := restarted.RunOnce(context.Background()); !worked || err != nil {
+		t.Fatalf("after the lease = %v, %v", worked, err)
+	}
+	if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobDone || j.Attempts != 2 || calls.Load() != 1 {
+		t.Fatalf("job = %+v, calls %d", j, calls.Load())
+	}
+	f.audioIntact(t)
+}
+
+func TestCorrectionsAreNeverReplaced(t *testing.T) {
+	srv, _ := whisper(t, nil)
+	var w *Worker
+	f := newFixture(t, nil)
+	w = f.worker(t, srv.URL, 5*time.Second)
+	pendingJob(t, f, w)
+	if _, err := f.feedback.SaveTranscript(context.Background(), f.student, f.attempt, f.recID, domain.TranscriptEdited, "es-EC",
+		[]domain.Segment{{StartMs: 0, EndMs: 4000, Text: "Texto corregido por el estudiante."}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID)
+	if tr.Source != domain.TranscriptEdited || tr.Text() != "Texto corregido por el estudiante." {
+		t.Fatalf("correction replaced: %+v", tr)
+	}
+}
+
+func TestEndpoint(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://whisper:8000":                             "http://whisper:8000/v1/audio/transcriptions",
+		"http://whisper:8000/":                            "http://whisper:8000/v1/audio/transcriptions",
+		"http://whisper:8000/v1":                          "http://whisper:8000/v1/audio/transcriptions",
+		"https://api.example.com/v1/audio/transcriptions": "https://api.example.com/v1/audio/transcriptions",
+	} {
+		if got := (Config{URL: in}).Endpoint(); got != want {
+			t.Errorf("Endpoint(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
