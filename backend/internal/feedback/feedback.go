@@ -93,7 +93,7 @@ func clip(s string, n int) string {
 // Pause detection from the recorder's level samples (one every 200 ms).
 const (
 	levelIntervalMs = 200
-	silenceLevel    = 0.02
+	silenceLevel    = 0.2 // the recorder reports (20·log10(rms)+60)/60: below 0.2 is about -48 dBFS
 	longPauseMs     = 3000
 )
 
