@@ -5,6 +5,8 @@ export type { DeviceCheck, DeviceProblem } from './device'
 export { useAudioLevel, LevelSampler, openLevelProbe, rmsToLevel } from './level'
 export type { LevelProbe, LevelSamplerOptions } from './level'
 export { LevelMeter } from './LevelMeter'
+export { UploadStatusLine, uploadStatusText } from './UploadStatusLine'
+export type { UploadTone } from './UploadStatusLine'
 export { UploadQueue, UploadStoppedError, getUploadQueue, useUploadStatus, sha256Hex } from './uploader'
 export type { UploadStatus, UploadError, UploadErrorKind, UploadQueueOptions } from './uploader'
 export {
