@@ -1,4 +1,5 @@
 // Shapes of the simulator API (docs/api-simulator.md).
+import type { Evidence, Transcript } from '@/features/transcripts/api/types'
 
 export type Mode = 'entrenamiento' | 'simulacro'
 export type AttemptStatus = 'in_progress' | 'finished' | 'abandoned'
@@ -77,6 +78,7 @@ export type Recording = {
   complete: boolean
   deleted: boolean
   createdAt: string
+  transcript?: Transcript | null
 }
 
 export type Person = { id: string; mail: string; displayName: string }
@@ -104,6 +106,8 @@ export type Attempt = {
   recordings: Recording[]
   createdAt: string
   finishedAt: string | null
+  /** The automatic evidence, once the attempt is finished. */
+  evidence?: Evidence | null
 }
 
 export type AttemptSummary = {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { type Ref, useEffect, useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { fileExtension, isWebm } from '@/features/test/recording/mime'
 import type { Recording } from '@/features/test/recording/types'
@@ -21,6 +21,8 @@ export interface RecordingPlayerProps {
   attemptId: string
   recording: Recording
   label?: string // e.g. "Exposición, parte 1"
+  /** The audio element, for callers that seek it (a transcript's timestamps). */
+  audioRef?: Ref<HTMLAudioElement>
 }
 
 export function formatClock(ms: number) {
@@ -28,7 +30,7 @@ export function formatClock(ms: number) {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
 }
 
-export function RecordingPlayer({ attemptId, recording, label }: RecordingPlayerProps) {
+export function RecordingPlayer({ attemptId, recording, label, audioRef }: RecordingPlayerProps) {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [attempt, setAttempt] = useState(0)
   const { id, deleted, durationMs, mimeType } = recording
@@ -94,7 +96,7 @@ export function RecordingPlayer({ attemptId, recording, label }: RecordingPlayer
       )}
       {shown.kind === 'ready' && (
         <>
-          <audio controls preload="metadata" src={shown.url} aria-label={name} className="w-full">
+          <audio ref={audioRef} controls preload="metadata" src={shown.url} aria-label={name} className="w-full">
             Su navegador no puede reproducir esta grabación.
           </audio>
           <div className="flex flex-wrap items-center gap-4 text-sm">
