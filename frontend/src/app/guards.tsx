@@ -58,9 +58,10 @@ function AccessCheck({ allow }: { allow: (a: { test: boolean; admin: boolean }) 
 }
 
 // GuestOnly is the login page's rule: a signed-in user goes to /auth/carreras.
+// The page shows at once while the session is checked (most visitors are
+// guests), instead of a spinner that would shift the layout.
 export function GuestOnly() {
-  const { data, isPending } = useSession()
-  if (isPending) return <PageSpinner />
+  const { data } = useSession()
   if (data?.user) return <Navigate to={paths.carreras} replace />
   return <Outlet />
 }

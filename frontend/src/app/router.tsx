@@ -2,13 +2,14 @@ import { lazy } from 'react'
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { RootLayout } from '@/components/layout/RootLayout'
 import { HomePage } from '@/features/home/routes/HomePage'
+import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { paths } from '@/lib/paths'
 import { GuestOnly, RequireProfile, RequireTest, RequireTutor } from './guards'
 
-// Sections load lazily (spec section 2); the login page too, so /inicio
-// stays light. The declarative router keeps react-router's data-router code
+// Sections load lazily (spec section 2). The public pages (/inicio, /login)
+// are in the first bundle so they paint without a second round trip or a
+// layout shift. The declarative router keeps react-router's data-router code
 // out of the first load (about 20 kB gzip).
-const LoginPage = lazy(() => import('@/features/auth/routes/LoginPage').then((m) => ({ default: m.LoginPage })))
 const AuthSection = lazy(() => import('@/features/carreras/routes/AuthSection').then((m) => ({ default: m.AuthSection })))
 const TestSection = lazy(() => import('@/features/test/routes/TestSection').then((m) => ({ default: m.TestSection })))
 const AdminSection = lazy(() => import('@/features/admin/routes/AdminSection').then((m) => ({ default: m.AdminSection })))
