@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -88,8 +89,22 @@ var template struct {
 	group   domain.Group
 }
 
+// covered records which routes the authorization tables exercised.
+var covered sync.Map
+
 func TestMain(m *testing.M) {
+	flag.Parse()
 	code := m.Run()
+	// Every endpoint must appear in an authorization table (checked when the
+	// whole package runs).
+	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
+		for _, r := range httpapi.Routes() {
+			if _, ok := covered.Load(r.Method + " " + r.Path); !ok {
+				fmt.Fprintf(os.Stderr, "route %s %s has no authorization scenario\n", r.Method, r.Path)
+				code = 1
+			}
+		}
+	}
 	if template.path != "" {
 		os.RemoveAll(filepath.Dir(template.path))
 	}
@@ -314,6 +329,34 @@ type scenario struct {
 	fixture func(e *env) map[string]string
 }
 
+// routeOf finds the route-table pattern a concrete request matches.
+func routeOf(method, path string) string {
+	path, _, _ = strings.Cut(path, "?")
+	segs := strings.Split(path, "/")
+	best, found := path, false
+	for _, r := range httpapi.Routes() {
+		if r.Method != method {
+			continue
+		}
+		pat := strings.Split(r.Path, "/")
+		if len(pat) != len(segs) {
+			continue
+		}
+		ok := true
+		for i := range pat {
+			if !strings.HasPrefix(pat[i], ":") && pat[i] != segs[i] {
+				ok = false
+				break
+			}
+		}
+		// Prefer literal matches (/cases/import over /cases/:id).
+		if ok && (!found || strings.Count(r.Path, ":") < strings.Count(best, ":")) {
+			best, found = r.Path, true
+		}
+	}
+	return best
+}
+
 // expectAll is shorthand: the same status for every role except overrides.
 func expectAll(status int, overrides ...any) map[string]int {
 	m := map[string]int{}
@@ -345,6 +388,7 @@ func runScenarios(t *testing.T, newE func(t *testing.T) *env, scenarios []scenar
 				if sc.body != nil {
 					body = sc.body(e)
 				}
+				covered.Store(sc.method+" "+routeOf(sc.method, path), true)
 				res := e.do(role, sc.method, path, body)
 				if res.Code != want {
 					t.Fatalf("status = %d, want %d; body: %s", res.Code, want, res.Body)
