@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bestOffset, crossedWarning, formatClock, remainingMs, sampleOf, ServerClock, spokenDuration, warningLevel } from './clock'
+import { phaseRemainingMs } from './use-seconds-left'
 
 describe('server clock', () => {
   it('estimates the offset at the midpoint of the round trip', () => {
@@ -74,5 +75,16 @@ describe('warnings at 2:00 and 0:30', () => {
     // Not at the end, and not for short phases.
     expect(crossedWarning(600, 1, 0)).toBeNull()
     expect(crossedWarning(20, 40, 10)).toBeNull()
+  })
+})
+
+describe('phaseRemainingMs', () => {
+  const now = Date.parse('2026-11-22T10:00:00Z')
+  it('counts down to the deadline, frozen while paused, null when untimed', () => {
+    const running = { limitSec: 600, usedSec: 100, deadline: '2026-11-22T10:08:20Z', pausedAt: null }
+    expect(phaseRemainingMs(running, now)).toBe(500_000)
+    expect(phaseRemainingMs({ ...running, deadline: null, pausedAt: '2026-11-22T09:59:00Z' }, now)).toBe(500_000)
+    expect(phaseRemainingMs({ ...running, limitSec: 0 }, now)).toBeNull()
+    expect(phaseRemainingMs(undefined, now)).toBeNull()
   })
 })
