@@ -101,6 +101,13 @@ describe('PhaseRecorder', () => {
     await rec.stop()
   })
 
+  it('refuses to record without local storage', async () => {
+    fakeServer()
+    const store = await import('./store')
+    vi.spyOn(store, 'addRecording').mockRejectedValueOnce(new DOMException('blocked', 'InvalidStateError'))
+    await expect(start(newQueue())).rejects.toMatchObject({ name: 'RecorderError', kind: 'storage', message: expect.stringMatching(/no permite guardar/) })
+  })
+
   it('stores each chunk in IndexedDB before the queue hears of it', async () => {
     const server = fakeServer()
     const queue = newQueue()

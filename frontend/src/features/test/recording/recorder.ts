@@ -39,6 +39,8 @@ const messages = {
   storage:
     'No se pudo guardar parte de la grabación en este equipo (almacenamiento del navegador lleno o bloqueado). Libere espacio o use otro navegador.',
   recorder: 'El navegador interrumpió la grabación. Revise el micrófono y vuelva a grabar esta parte.',
+  noStorage:
+    'Este navegador no permite guardar la grabación en el equipo (¿navegación privada o almacenamiento bloqueado?). Use una ventana normal de Chrome, Edge, Firefox o Safari.',
   unsupported: 'Este navegador no permite grabar audio. Use una versión reciente de Chrome, Edge, Firefox o Safari.',
 }
 
@@ -109,7 +111,13 @@ export class PhaseRecorder {
     if (picked === null || typeof MediaRecorder === 'undefined') throw new RecorderError('recorder', messages.unsupported)
     const mr = makeMediaRecorder(opts.stream, picked, opts.audioBitsPerSecond ?? DEFAULT_AUDIO_BITS_PER_SECOND)
     const mimeType = mr.mimeType || picked || 'audio/webm'
-    const row = await store.addRecording({ attemptId: opts.attemptId, phase: opts.phase, mimeType })
+    let row: store.RecordingRow
+    try {
+      row = await store.addRecording({ attemptId: opts.attemptId, phase: opts.phase, mimeType })
+    } catch (err) {
+      // Without local storage a reload would lose the take: do not record.
+      throw new RecorderError('storage', messages.noStorage, err)
+    }
     const rec = new PhaseRecorder(opts, mr, row)
     live.add(rec.recordingId)
     rec.listen()

@@ -163,6 +163,21 @@ describe('UploadQueue', () => {
     expect(server.chunks.get(rid)?.size).toBe(2)
   })
 
+  it('keeps the pending counts current while offline', async () => {
+    online = false
+    fakeServer()
+    const rid = await recording(['abc', 'de'], { stopped: false })
+    const q = queue()
+    q.kick()
+    await until(() => q.getStatus().pendingChunks === 2, 'two pending')
+    expect(q.getStatus()).toMatchObject({ pendingBytes: 5, pendingRecordings: 0, online: false })
+    await appendChunk(rid, blob('fghi'))
+    await markStopped(rid, { durationMs: 1, levels: [] })
+    q.kick() // what the recorder does after each stored chunk
+    await until(() => q.getStatus().pendingChunks === 3, 'three pending')
+    expect(q.getStatus()).toMatchObject({ pendingBytes: 9, pendingRecordings: 1 })
+  })
+
   it('stops between chunks when the connection drops, and goes on when it is back', async () => {
     const server = fakeServer((req) => {
       if (req.path.endsWith('/chunks/0')) {

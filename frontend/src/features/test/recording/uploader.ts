@@ -136,7 +136,9 @@ export class UploadQueue {
 
   // kick tells the queue there may be new work (a new chunk, a stop).
   kick() {
-    if (this.stopped || this.haltError) return
+    if (this.stopped) return
+    void this.refreshCounts()
+    if (this.haltError) return
     this.dirty = true
     if (!this.running) {
       this.running = this.runExclusive().finally(() => {
@@ -281,11 +283,7 @@ export class UploadQueue {
       if (list) list.push(c)
       else byRec.set(c.recordingId, [c])
     }
-    this.setStatus({
-      pendingChunks: chunks.length,
-      pendingBytes: chunks.reduce((n, c) => n + c.bytes, 0),
-      pendingRecordings: recs.filter((r) => r.stopped && !r.completed).length,
-    })
+    this.setCounts(recs, chunks)
     const plan: Work[] = []
     for (const rec of recs) {
       if (rec.completed || this.blocked.has(rec.id)) continue
@@ -317,10 +315,7 @@ export class UploadQueue {
         if (digest) headers['X-Chunk-SHA256'] = digest
         await this.send((signal) => api.put(`${path}/chunks/${chunk.seq}`, chunk.blob, { signal, headers }))
         await store.deleteChunk(rec.id, chunk.seq)
-        this.setStatus({
-          pendingChunks: Math.max(0, this.status.pendingChunks - 1),
-          pendingBytes: Math.max(0, this.status.pendingBytes - chunk.bytes),
-        })
+        void this.refreshCounts()
         return
       }
       case 'complete': {
@@ -328,15 +323,51 @@ export class UploadQueue {
         if (rec.levels.length > 0) body.levels = rec.levels
         await this.send((signal) => api.post(`${path}/complete`, body, { signal }))
         await store.markCompleted(rec.id)
-        this.setStatus({ pendingRecordings: Math.max(0, this.status.pendingRecordings - 1) })
+        void this.refreshCounts()
         return
       }
       case 'empty':
         // Stopped before MediaRecorder produced any audio: nothing to upload.
         await store.markCompleted(rec.id)
-        this.setStatus({ pendingRecordings: Math.max(0, this.status.pendingRecordings - 1) })
+        void this.refreshCounts()
         return
     }
+  }
+
+  private counting: Promise<void> | null = null
+  private recount = false
+
+  // refreshCounts re-reads the pending counts from IndexedDB, so the status
+  // is right while offline, in backoff or halted too. One read at a time;
+  // a request during a read runs one more.
+  private refreshCounts(): Promise<void> {
+    if (this.counting) {
+      this.recount = true
+      return this.counting
+    }
+    this.counting = (async () => {
+      do {
+        this.recount = false
+        try {
+          const [recs, chunks] = await Promise.all([store.listRecordings(this.attemptId), store.listPendingChunks(this.attemptId)])
+          this.setCounts(recs, chunks)
+        } catch {
+          // the loop reports storage errors
+        }
+      } while (this.recount)
+    })().finally(() => {
+      this.counting = null
+    })
+    return this.counting
+  }
+
+  private setCounts(recs: RecordingRow[], chunks: ChunkRow[]) {
+    if (this.stopped) return
+    this.setStatus({
+      pendingChunks: chunks.length,
+      pendingBytes: chunks.reduce((n, c) => n + c.bytes, 0),
+      pendingRecordings: recs.filter((r) => r.stopped && !r.completed).length,
+    })
   }
 
   // send runs one request with a timeout; stop() aborts it.
