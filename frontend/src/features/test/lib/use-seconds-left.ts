@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Phase } from '@/features/attempts/api/types'
 import { serverClock, remainingMs } from './clock'
 
@@ -11,24 +11,27 @@ export function phaseRemainingMs(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadli
 }
 
 // useSecondsLeft follows the whole seconds left in a phase (rounded up), re-
-// rendering once a second rather than on every tick.
-export function useSecondsLeft(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined): number | null {
+// rendering once a second rather than on every tick. The value always
+// belongs to the phase passed in: a new phase is computed at once, never
+// shown with the previous phase's last reading (which would be 0 right after
+// a phase ran out, and end the next phase at once).
+export function useSecondsLeft(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined, phaseKey: string | number): number | null {
+  const key = p ? `${phaseKey}|${p.limitSec}|${p.usedSec}|${p.deadline}|${p.pausedAt}` : `${phaseKey}|none`
   const compute = () => {
     const ms = phaseRemainingMs(p, serverClock.now())
     return ms === null ? null : Math.max(0, Math.ceil(ms / 1000))
   }
-  const [sec, setSec] = useState(compute)
-  const limit = p?.limitSec
-  const used = p?.usedSec
-  const deadline = p?.deadline
-  const pausedAt = p?.pausedAt
+  const [reading, setReading] = useState(() => ({ key, sec: compute() }))
+  const latest = useRef(compute)
+  latest.current = compute
   useEffect(() => {
-    const tick = () => setSec(compute())
+    const tick = () => {
+      const sec = latest.current()
+      setReading((r) => (r.key === key && r.sec === sec ? r : { key, sec }))
+    }
     tick()
     const t = setInterval(tick, 200)
     return () => clearInterval(t)
-    // compute depends only on these fields
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [limit, used, deadline, pausedAt])
-  return sec
+  }, [key])
+  return reading.key === key ? reading.sec : compute()
 }

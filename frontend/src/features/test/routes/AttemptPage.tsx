@@ -151,7 +151,7 @@ function Runner({ a }: { a: Attempt }) {
   const phase = a.phases[cur]
   const paused = !!phase?.pausedAt
   const training = a.mode === 'entrenamiento'
-  const secondsLeft = useSecondsLeft(phase)
+  const secondsLeft = useSecondsLeft(phase, cur)
   const expired = !!phase?.deadline && !paused && secondsLeft === 0
 
   useEffect(() => {
