@@ -19,8 +19,8 @@ const dot: Record<StepState, string> = {
 export function PhaseTimeline({ phases, current }: { phases: Phase[]; current: number }) {
   const steps = timelineSteps(phases, current)
   return (
-    <nav aria-label="Fases del intento" className="overflow-x-auto">
-      <ol className="flex min-w-max items-center gap-1 sm:gap-2">
+    <nav aria-label="Fases del intento">
+      <ol className="flex flex-wrap items-center gap-x-1 gap-y-2 sm:gap-x-2">
         {steps.map((s, i) => (
           <li key={s.key} aria-current={s.state === 'current' ? 'step' : undefined} className="flex items-center gap-1 sm:gap-2">
             {i > 0 && <span aria-hidden="true" className="h-px w-3 bg-slate-300 sm:w-6" />}
