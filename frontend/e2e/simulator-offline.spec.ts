@@ -4,7 +4,7 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttem
 
 test('offline during a recording: chunks wait in the browser, then reach the server', async ({ page, context, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1 })
+  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()

@@ -4,7 +4,7 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttem
 
 test('a reload during the presentation resumes the attempt with a new part and loses no chunk', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1 })
+  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -49,7 +49,7 @@ test('a reload during the presentation resumes the attempt with a new part and l
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
     .poll(async () => {
-      const local = await localRecordings(page, id)
+      const local = (await localRecordings(page, id)).filter((l) => l.phase === 1)
       const server = (await getAttempt(page, id)).recordings
       return local.map((l) => {
         const s = server.find((r) => r.id === l.id)

@@ -73,11 +73,11 @@ export function CarrerasPage() {
             <h2 id="progreso" className="text-xl font-bold text-brand-800">
               Su progreso
             </h2>
-            <dl className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-              <Figure label="Intentos" value={`${p.attempts}`} note={`${p.finished} terminados`} />
+            <dl className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
+              <Figure label="Intentos" value={`${p.attempts}`} note={p.finished === 1 ? '1 terminado' : `${p.finished} terminados`} />
               <Figure label="Última nota" value={p.lastScore === null ? '—' : `${formatScore(p.lastScore)} / 10`} />
               <Figure label="Promedio" value={p.average === null ? '—' : `${formatScore(p.average)} / 10`} />
-              <Figure label="Tendencia" value={trendText(p.trend)} small />
+              <Figure label="Tendencia" value={trendText(p.trend)} small wide />
             </dl>
           </section>
         )}
@@ -96,6 +96,7 @@ export function CarrerasPage() {
           </section>
         )}
 
+        {!(mine && others.length === 0) && (
         <section aria-labelledby="disponibles">
           <h2 id="disponibles" className="text-xl font-bold text-brand-800">
             {mine ? 'Otras carreras' : 'Carreras disponibles'}
@@ -114,16 +115,16 @@ export function CarrerasPage() {
               </li>
             ))}
           </ul>
-          {mine && others.length === 0 && <p className="mt-2 text-slate-700">No hay otras carreras configuradas.</p>}
         </section>
+        )}
       </div>
     </>
   )
 }
 
-function Figure({ label, value, note, small }: { label: string; value: string; note?: string; small?: boolean }) {
+function Figure({ label, value, note, small, wide }: { label: string; value: string; note?: string; small?: boolean; wide?: boolean }) {
   return (
-    <div className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
+    <div className={`rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 ${wide ? 'col-span-2 lg:col-span-1' : ''}`}>
       <dt className="text-sm text-slate-700">{label}</dt>
       <dd className={`${small ? 'text-base' : 'text-2xl'} font-bold text-slate-900`}>
         {value}

@@ -7,6 +7,7 @@ import { PageSpinner } from '@/components/ui/Spinner'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { RubricForm } from '@/features/attempts/components/RubricForm'
 import { modeName, phaseName, type Attempt, type Levels } from '@/features/attempts/api/types'
+import { useSession } from '@/features/auth/api/get-session'
 import { ApiError } from '@/lib/api-client'
 import { confirmAction } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
@@ -27,6 +28,7 @@ import { NotesPad, notesToShow } from '../components/NotesPad'
 import { PhaseTimeline } from '../components/PhaseTimeline'
 import { RecordingPanel } from '../components/RecordingPanel'
 import { RevealPanel } from '@/features/attempts/components/RevealPanel'
+import { StickyPhaseBar } from '../components/StickyPhaseBar'
 import { StructureGuide } from '../components/StructureGuide'
 import { UploadStatusLine } from '../components/UploadStatusLine'
 import { crossedWarning, spokenDuration } from '../lib/clock'
@@ -49,6 +51,7 @@ export function AttemptPage() {
   const { id = '' } = useParams()
   const q = useRunnerAttempt(id)
   const a = q.data
+  const { data: session } = useSession()
 
   if (q.isPending) return <PageSpinner />
   if (!a) {
@@ -70,7 +73,15 @@ export function AttemptPage() {
     <>
       <PageHeader title={`${modeName(a.mode)}: ${a.case.title}`} subtitle={`${a.degreeName} · ${a.case.area}`} />
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
-        {a.status === 'in_progress' && <Runner key={a.id} a={a} />}
+        {a.status === 'in_progress' && session?.user && a.student.id !== session.user.id && (
+          <div className="space-y-4">
+            <Notice tone="info">Este intento es de {a.student.displayName || a.student.mail}; solo su estudiante puede realizarlo.</Notice>
+            <Link to={testPaths.result(a.id)} className={buttonClass('outline')}>
+              Ver el intento
+            </Link>
+          </div>
+        )}
+        {a.status === 'in_progress' && session?.user && a.student.id === session.user.id && <Runner key={a.id} a={a} />}
         {a.status === 'finished' && <Finished a={a} />}
         {a.status === 'abandoned' && (
           <div className="space-y-4">
@@ -146,6 +157,7 @@ function Runner({ a }: { a: Attempt }) {
   const mounted = useRef(true)
   const busy = useRef(false)
   const heading = useRef<HTMLHeadingElement>(null)
+  const phaseCard = useRef<HTMLElement>(null)
 
   const cur = a.current
   const phase = a.phases[cur]
@@ -197,11 +209,14 @@ function Runner({ a }: { a: Attempt }) {
     void controller.set({ phase: wantPhase, paused })
   }, [controller, wantPhase, paused])
 
-  // Leaving the page ends the take (what was recorded is kept and sent).
+  // Leaving the page ends the take (what was recorded is kept and sent) and
+  // turns the microphone off.
   useEffect(
     () => () => {
-      void controller.set({ phase: null, paused: false })
       cancelSpeech()
+      void controller.set({ phase: null, paused: false }).then(() => {
+        if (!mounted.current) releaseMicrophone()
+      })
     },
     [controller],
   )
@@ -386,7 +401,7 @@ function Runner({ a }: { a: Attempt }) {
       </p>
       {connection && <Notice tone="warn">{connection}</Notice>}
 
-      <section aria-labelledby="fase-actual" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <section ref={phaseCard} aria-labelledby="fase-actual" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="max-w-2xl">
             <p className="text-sm font-semibold text-brand-700">
@@ -481,7 +496,15 @@ function Runner({ a }: { a: Attempt }) {
         </section>
       )}
 
-      <div className="border-t border-slate-200 pt-4">
+      <StickyPhaseBar
+        target={phaseCard}
+        label={phaseName(phase)}
+        secondsLeft={timed ? secondsLeft : null}
+        limitSec={phase.limitSec}
+        paused={paused}
+        recording={rec.phase !== null && !rec.paused}
+      />
+      <div className="border-t border-slate-200 pt-4 pb-12">
         <Button variant="ghost" onClick={() => void abandon()} className="text-red-800 hover:bg-red-50">
           Abandonar intento
         </Button>
