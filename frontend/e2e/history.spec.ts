@@ -4,7 +4,7 @@ import { test, expect, classroom, signIn, chooseAndStart, finishQuickly, getAtte
 
 test('home, history, result with recordings, deleting a recording, rubric', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1, answerSec: 30, closingSec: 30 })
+  const { student, tutorApi } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1, answerSec: 30, closingSec: 30 })
   await signIn(page, student)
 
   // No attempts yet: the home offers to practise.
@@ -58,6 +58,17 @@ test('home, history, result with recordings, deleting a recording, rubric', asyn
   expect((await page.request.get(`/api/attempts/${id}/recordings/${a.recordings.find((r) => r.deleted)!.id}/media`)).status()).toBe(404)
   await page.reload()
   await expect(page.getByText('Esta grabación fue eliminada.')).toBeVisible()
+  await expect(page.getByText('Autoevaluación:').first()).toBeVisible()
+
+  // The tutor grades it: the student sees both marks and the comments.
+  const levels = Object.fromEntries(['C1', 'C2', 'C3', 'C4', 'C5', 'F1', 'F2', 'F3', 'F4', 'F5'].map((c) => [c, 2]))
+  const graded = await tutorApi.post(`/api/attempts/${id}/grade`, { data: { levels, comments: 'Cite los artículos exactos.' } })
+  expect(graded.status(), await graded.text()).toBe(200)
+  await page.reload()
+  await expect(page.getByText('Tutor:')).toBeVisible()
+  await expect(page.getByText('5,0')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Comentarios del tutor' })).toBeVisible()
+  await expect(page.getByText('Cite los artículos exactos.')).toBeVisible()
   await expect(page.getByText('Autoevaluación:').first()).toBeVisible()
 
   // The rubric guide.

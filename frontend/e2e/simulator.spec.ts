@@ -76,3 +76,21 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   await expect(page.getByText(/^Grabación: Pregunta 1: respuesta/)).toBeVisible()
   await expectPlayable(page, 4)
 })
+
+test('the countdown warns at 2:00 and 0:30 left, on screen and to screen readers', async ({ page, server }) => {
+  // Phases just over the thresholds, so each warning comes after ~3 s.
+  const { student } = await classroom(server, { preparationSec: 123, presentationSec: 33 })
+  await signIn(page, student)
+  await chooseAndStart(page, 'Simulacro')
+  await expect(phaseHeading(page)).toHaveText('Preparación')
+  const live = page.locator('p[aria-live="assertive"]')
+  await expect(page.getByText('Quedan menos de 2 minutos')).toHaveCount(0)
+  await expect(page.getByText('Quedan menos de 2 minutos')).toBeVisible({ timeout: 8000 })
+  await expect(live).toHaveText('Quedan 2 minutos.')
+  await page.getByRole('button', { name: 'Terminar preparación' }).click()
+  await expect(phaseHeading(page)).toHaveText('Exposición')
+  await expect(live).toHaveText(/^Comienza: Exposición\./)
+  await expect(page.getByText('Quedan menos de 30 segundos')).toHaveCount(0)
+  await expect(page.getByText('Quedan menos de 30 segundos')).toBeVisible({ timeout: 8000 })
+  await expect(live).toHaveText('Quedan 30 segundos.')
+})

@@ -31,13 +31,14 @@ import { RevealPanel } from '@/features/attempts/components/RevealPanel'
 import { StickyPhaseBar } from '../components/StickyPhaseBar'
 import { StructureGuide } from '../components/StructureGuide'
 import { UploadStatusLine } from '../components/UploadStatusLine'
-import { crossedWarning, spokenDuration } from '../lib/clock'
+import { spokenDuration } from '../lib/clock'
 import { currentStream, releaseMicrophone, requestMicrophone, useMicrophone } from '../lib/microphone'
 import { forgetLocalNotes } from '../lib/notes'
 import { RecordingController } from '../lib/recording-controller'
 import { finishLabel, phaseInstruction } from '../lib/timeline'
 import { uploadsSettled } from '../lib/upload-text'
 import { useSecondsLeft } from '../lib/use-seconds-left'
+import { useTimeWarnings } from '../lib/use-time-warnings'
 import { PhaseRecorder, resumePendingUploads } from '../recording/recorder'
 import { cancelSpeech, speak, speechSupported } from '../recording/speech'
 import { getUploadQueue, useUploadStatus, type UploadQueue } from '../recording/uploader'
@@ -282,19 +283,10 @@ function Runner({ a }: { a: Attempt }) {
   }, [expired, cur, phase, move])
 
   // Warnings at 2:00 and 0:30 left, announced once.
-  const prevLeft = useRef<{ cur: number; sec: number } | null>(null)
+  const warning = useTimeWarnings(secondsLeft, phase?.limitSec ?? 0, cur, paused)
   useEffect(() => {
-    if (secondsLeft === null || paused || !phase) {
-      prevLeft.current = null
-      return
-    }
-    const p = prevLeft.current
-    if (p && p.cur === cur) {
-      const w = crossedWarning(phase.limitSec, p.sec, secondsLeft)
-      if (w) setAnnouncement(w.message)
-    }
-    prevLeft.current = { cur, sec: secondsLeft }
-  }, [secondsLeft, cur, paused, phase])
+    if (warning.text) setAnnouncement(warning.text)
+  }, [warning])
 
   // A new phase is announced; focus goes to its title when it was lost
   // (the previous phase's controls are gone).
