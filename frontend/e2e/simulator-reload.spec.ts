@@ -65,3 +65,27 @@ test('a reload during the presentation resumes the attempt with a new part and l
   await expect(page.getByText(/^Grabación: Exposición, parte 1/)).toBeVisible()
   await expect(page.getByText(/^Grabación: Exposición, parte 2/)).toBeVisible()
 })
+
+test('an attempt runs in one tab only; the other tab waits without touching its recordings', async ({ page, context, server }) => {
+  const { student } = await classroom(server, { preparationSec: 2, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  await signIn(page, student)
+  const id = await chooseAndStart(page, 'Simulacro')
+  await expect(phaseHeading(page)).toHaveText('Exposición', { timeout: 10_000 })
+  await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
+
+  const other = await context.newPage()
+  await other.goto(`/test/intento/${id}`)
+  await expect(other.getByText('Este intento está abierto en otra pestaña o ventana.')).toBeVisible()
+  await expect(other.locator('#fase-actual')).toHaveCount(0)
+  // The first tab's take goes on and keeps storing chunks.
+  const [take] = await localRecordings(page, id)
+  await expect.poll(async () => (await localRecordings(page, id))[0].nextSeq, { timeout: 10_000 }).toBeGreaterThan(take.nextSeq)
+  expect((await localRecordings(page, id))[0].stopped).toBe(false)
+
+  // Closing the first tab lets the second one take over, with a new part.
+  await page.close()
+  await other.getByRole('button', { name: 'Reintentar' }).click()
+  await expect(other.locator('#fase-actual')).toHaveText('Exposición')
+  await expect(other.getByText('Grabando', { exact: true })).toBeVisible()
+  await expect.poll(async () => (await localRecordings(other, id)).length).toBe(2)
+})

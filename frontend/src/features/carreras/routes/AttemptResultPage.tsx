@@ -11,7 +11,7 @@ import { attemptKeys } from '@/features/attempts/api/types'
 import { AttemptResult } from '@/features/attempts/components/AttemptResult'
 import { UploadStatusLine } from '@/features/test/components/UploadStatusLine'
 import { testPaths } from '@/features/test/paths'
-import { resumePendingUploads } from '@/features/test/recording/recorder'
+import { resumeIfFree } from '@/features/test/lib/attempt-lock'
 import { pendingAttemptIds } from '@/features/test/recording/store'
 import { getUploadQueue, useUploadStatus } from '@/features/test/recording/uploader'
 import { ApiError } from '@/lib/api-client'
@@ -45,7 +45,7 @@ export function AttemptResultPage() {
             </Link>
           </Notice>
         )}
-        {own && a && <PendingUploads attemptId={a.id} />}
+        {own && a && a.status !== 'in_progress' && <PendingUploads attemptId={a.id} />}
         {a && <AttemptResult attempt={a} canDelete={own} />}
         <Link to={testPaths.historial} className="inline-block font-semibold text-brand-700 underline">
           Volver al historial
@@ -76,8 +76,8 @@ function PendingUploads({ attemptId }: { attemptId: string }) {
   useEffect(() => {
     if (!queue) return
     let alive = true
-    void resumePendingUploads(attemptId, queue)
-      .then(() => queue.flush())
+    void resumeIfFree(attemptId, queue)
+      .then((resumed) => (resumed ? queue.flush() : undefined))
       .then(() => {
         if (alive) void qc.invalidateQueries({ queryKey: attemptKeys.one(attemptId) })
       })

@@ -6,6 +6,7 @@ import { buttonClass } from '@/components/ui/Button'
 import { useSession } from '@/features/auth/api/get-session'
 import { modeName } from '@/features/attempts/api/types'
 import { useOverview } from '@/features/test/api/overview'
+import { PendingUploadsNotice } from '@/features/test/components/PendingUploadsNotice'
 import { testPaths } from '@/features/test/paths'
 import { formatScore } from '@/lib/format'
 import { paths } from '@/lib/paths'
@@ -39,6 +40,7 @@ export function CarrerasPage() {
           </div>
         )}
 
+        <PendingUploadsNotice />
         {canPractise && (
           <Card title="Su carrera">
             {overview.isPending && <Spinner />}

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
-import { PageSpinner } from '@/components/ui/Spinner'
+import { PageSpinner, Spinner } from '@/components/ui/Spinner'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { RubricForm } from '@/features/attempts/components/RubricForm'
 import { modeName, phaseName, type Attempt, type Levels } from '@/features/attempts/api/types'
@@ -32,6 +32,7 @@ import { StickyPhaseBar } from '../components/StickyPhaseBar'
 import { StructureGuide } from '../components/StructureGuide'
 import { UploadStatusLine } from '../components/UploadStatusLine'
 import { spokenDuration } from '../lib/clock'
+import { useAttemptLock } from '../lib/attempt-lock'
 import { currentStream, releaseMicrophone, requestMicrophone, useMicrophone } from '../lib/microphone'
 import { forgetLocalNotes } from '../lib/notes'
 import { RecordingController } from '../lib/recording-controller'
@@ -82,7 +83,7 @@ export function AttemptPage() {
             </Link>
           </div>
         )}
-        {a.status === 'in_progress' && session?.user && a.student.id === session.user.id && <Runner key={a.id} a={a} />}
+        {a.status === 'in_progress' && session?.user && a.student.id === session.user.id && <RunnerGate key={a.id} a={a} />}
         {a.status === 'finished' && <Finished a={a} />}
         {a.status === 'abandoned' && (
           <div className="space-y-4">
@@ -139,6 +140,23 @@ function Finished({ a }: { a: Attempt }) {
 // server: a recording must be registered before the attempt finishes.
 async function waitForUploads(queue: UploadQueue, ms: number) {
   await Promise.race([queue.flush().catch(() => undefined), sleep(ms)])
+}
+
+// RunnerGate runs the attempt in one tab only (see lib/attempt-lock).
+function RunnerGate({ a }: { a: Attempt }) {
+  const lock = useAttemptLock(a.id)
+  if (lock.state === 'waiting') return <Spinner label="Preparando el intento…" />
+  if (lock.state === 'busy')
+    return (
+      <div className="space-y-4">
+        <Notice tone="warn">
+          <p className="font-semibold">Este intento está abierto en otra pestaña o ventana.</p>
+          <p className="mt-1">Continúe allí, o ciérrela y pulse «Reintentar» para seguir aquí. Así ninguna grabación se pierde.</p>
+        </Notice>
+        <Button onClick={lock.retry}>Reintentar</Button>
+      </div>
+    )
+  return <Runner a={a} />
 }
 
 function Runner({ a }: { a: Attempt }) {
@@ -392,6 +410,15 @@ function Runner({ a }: { a: Attempt }) {
         {announcement}
       </p>
       {connection && <Notice tone="warn">{connection}</Notice>}
+      {mic.state.status === 'failed' && recordingAhead && !phase.recorded && (
+        <Notice tone="error">
+          <p className="font-semibold">El micrófono no está disponible; las fases siguientes se graban.</p>
+          <p className="mt-1">{mic.state.message}</p>
+          <Button variant="outline" className="mt-3" onClick={() => void requestMicrophone()}>
+            Probar el micrófono otra vez
+          </Button>
+        </Notice>
+      )}
 
       <section ref={phaseCard} aria-labelledby="fase-actual" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
         <div className="flex flex-wrap items-start justify-between gap-4">

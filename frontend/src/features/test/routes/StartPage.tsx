@@ -11,6 +11,7 @@ import { showApiError } from '@/lib/errors'
 import { startAttempt } from '../api/attempt-actions'
 import { useOverview } from '../api/overview'
 import { DeviceCheck } from '../components/DeviceCheck'
+import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
 import { spokenDuration } from '../lib/clock'
 import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
 import { testPaths } from '../paths'
@@ -65,6 +66,7 @@ export function StartPage() {
     <>
       <PageHeader title="Simulador" subtitle="Practique el examen complexivo oral con la secuencia y los tiempos reales." />
       <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6">
+        <PendingUploadsNotice />
         {overview.isPending && <Spinner label="Cargando el simulador…" />}
         {overview.isError && <Notice tone="error">No se pudo cargar el simulador. {overview.error.message}</Notice>}
         {o?.inProgress && (
