@@ -4,9 +4,16 @@
 type Swal = typeof import('sweetalert2').default
 
 let swalPromise: Promise<Swal> | null = null
-function swal(): Promise<Swal> {
+// A dialog that replaces a loading dialog waits until the loading one has
+// opened (SweetAlert2 runs didOpen a moment after fire): otherwise, when the
+// server answers first, the loading dialog is never seen and its late
+// didOpen puts the spinner on the dialog that replaced it.
+let loadingOpened: Promise<void> = Promise.resolve()
+async function swal(): Promise<Swal> {
   swalPromise ??= import('sweetalert2').then((m) => m.default)
-  return swalPromise
+  const s = await swalPromise
+  await loadingOpened
+  return s
 }
 
 const base = {
@@ -55,6 +62,11 @@ export async function showErrorList(title: string, text: string, items: string[]
 // or replace it by showing the next dialog.
 export async function showLoading(title: string, text = 'Por favor espere...') {
   const s = await swal()
+  let opened = () => {}
+  loadingOpened = new Promise<void>((resolve) => {
+    opened = resolve
+    setTimeout(resolve, 1000) // never wait longer than this
+  })
   void s.fire({
     ...base,
     title,
@@ -62,7 +74,10 @@ export async function showLoading(title: string, text = 'Por favor espere...') {
     allowOutsideClick: false,
     allowEscapeKey: false,
     showConfirmButton: false,
-    didOpen: () => s.showLoading(),
+    didOpen: () => {
+      s.showLoading()
+      opened()
+    },
   })
 }
 
