@@ -332,7 +332,8 @@ function Runner({ a }: { a: Attempt }) {
     }
   }, [cur, phase?.kind, question])
 
-  const notes = useMemo(() => notesToShow(a.id, a.notes), [a.id, a.notes, cur]) // eslint-disable-line react-hooks/exhaustive-deps
+  // Read again at each phase: the preparation may have just saved newer notes locally.
+  const notes = useMemo(() => (cur >= 0 ? notesToShow(a.id, a.notes) : ''), [a.id, a.notes, cur])
 
   if (!phase) return null
 
