@@ -1,5 +1,5 @@
 // The simulator from the first screen to the result (PRODUCT.md /test).
-import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable } from './support/simulator'
+import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable, localRecordings } from './support/simulator'
 
 test('a full Simulacro: device check, draw, every phase at its limit, self-assessment, reveal and result', async ({ page, server }) => {
   test.setTimeout(120_000)
@@ -61,6 +61,8 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
       return a.recordings.map((r) => `${a.phases[r.phase].kind}:${r.complete && r.chunks > 0}`).sort()
     }, { timeout: 20_000 })
     .toEqual(['answer:true', 'answer:true', 'closing:true', 'presentation:true'])
+  // One take per recorded phase, none empty (no take restarted between phases).
+  expect((await localRecordings(page, id)).map((r) => `${r.phase}:${r.nextSeq > 0}`)).toEqual(['1:true', '3:true', '5:true', '6:true'])
   const a = await getAttempt(page, id)
   expect(a.status).toBe('finished')
   expect(a.selfAssessment?.score).toBe(7.5)

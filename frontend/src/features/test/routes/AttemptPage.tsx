@@ -253,12 +253,16 @@ function Runner({ a }: { a: Attempt }) {
 
   // Ending a phase: stop its take, then tell the server, retrying until it
   // answers (the server is idempotent and closes expired phases itself).
+  // The move counts as under way until the page shows the next phase: the
+  // answer reaches the query cache a moment after the request ends, and
+  // in between the old phase must not start recording again.
   const move = useCallback(
     async (from: number, how: 'advance' | 'skip') => {
       if (busy.current) return
       busy.current = true
       setAdvancingFrom(from)
       cancelSpeech()
+      let moved = false
       try {
         await controller.set({ phase: null, paused: false })
         let delay = 1000
@@ -266,6 +270,7 @@ function Runner({ a }: { a: Attempt }) {
           if (!mounted.current) return
           try {
             const next = how === 'skip' ? await skipPhase(a.id, from) : await advancePhase(a.id, from)
+            moved = next.current > from || next.status !== 'in_progress'
             setAttempt(next)
             return
           } catch (e) {
@@ -273,7 +278,9 @@ function Runner({ a }: { a: Attempt }) {
             if (definitive) {
               if (!(e.status === 409 && e.code === 'phase_order')) void showApiError(e, 'No se pudo pasar de fase')
               try {
-                setAttempt(await fetchAttempt(a.id))
+                const fresh = await fetchAttempt(a.id)
+                moved = fresh.current > from || fresh.status !== 'in_progress'
+                setAttempt(fresh)
               } catch {
                 // the periodic refresh will bring the server's state
               }
@@ -285,15 +292,21 @@ function Runner({ a }: { a: Attempt }) {
           }
         }
       } finally {
-        busy.current = false
-        if (mounted.current) {
-          setAdvancingFrom(null)
-          setConnection(null)
+        if (mounted.current) setConnection(null)
+        if (!moved) {
+          busy.current = false
+          if (mounted.current) setAdvancingFrom(null)
         }
       }
     },
     [a.id, controller, setAttempt],
   )
+  useEffect(() => {
+    if (advancingFrom !== null && cur > advancingFrom) {
+      busy.current = false
+      setAdvancingFrom(null)
+    }
+  }, [cur, advancingFrom])
 
   // Time is up: stop and advance automatically.
   useEffect(() => {
