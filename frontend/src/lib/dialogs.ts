@@ -4,9 +4,21 @@
 type Swal = typeof import('sweetalert2').default
 
 let swalPromise: Promise<Swal> | null = null
-function swal(): Promise<Swal> {
+function load(): Promise<Swal> {
   swalPromise ??= import('sweetalert2').then((m) => m.default)
   return swalPromise
+}
+
+// A dialog that replaces a loading dialog waits until the loading one has
+// opened (SweetAlert2 runs didOpen a moment after fire). Otherwise, when the
+// server answers before SweetAlert2 has loaded, the loading dialog is never
+// seen and its late didOpen puts the spinner on the dialog that replaced it.
+let loadingOpened: Promise<void> = Promise.resolve()
+
+async function swal(): Promise<Swal> {
+  const s = await load()
+  await loadingOpened
+  return s
 }
 
 const base = {
@@ -54,16 +66,29 @@ export async function showErrorList(title: string, text: string, items: string[]
 // showLoading opens a non-dismissable progress dialog; close it with closeDialog
 // or replace it by showing the next dialog.
 export async function showLoading(title: string, text = 'Por favor espere...') {
-  const s = await swal()
-  void s.fire({
-    ...base,
-    title,
-    text,
-    allowOutsideClick: false,
-    allowEscapeKey: false,
-    showConfirmButton: false,
-    didOpen: () => s.showLoading(),
-  })
+  const previous = loadingOpened
+  let opened: () => void = () => {}
+  loadingOpened = new Promise<void>((resolve) => (opened = resolve))
+  try {
+    const s = await load()
+    await previous
+    void s.fire({
+      ...base,
+      title,
+      text,
+      allowOutsideClick: false,
+      allowEscapeKey: false,
+      showConfirmButton: false,
+      didOpen: () => {
+        s.showLoading()
+        opened()
+      },
+    })
+    setTimeout(opened, 1000) // never hold the next dialog longer than this
+  } catch (e) {
+    opened()
+    throw e
+  }
 }
 
 export async function confirmAction(title: string, text: string, confirmButtonText: string) {

@@ -8,7 +8,8 @@ export const formatSeconds = (s: number) => `${Math.floor(s / 60)}:${String(Math
 export function PhaseTimesTable({ phases }: { phases: Phase[] }) {
   const timed = phases.filter((p) => p.limitSec > 0)
   return (
-    <div className="overflow-x-auto">
+    // Focusable so a keyboard user can scroll it on a narrow screen (WCAG 2.1.1).
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Tiempo usado por fase">
       <table className="w-full min-w-[480px] text-left text-sm">
         <caption className="sr-only">Tiempo usado por fase</caption>
         <thead className="border-b border-slate-300 text-slate-700">

@@ -8,7 +8,8 @@ const points = (weight: number, level: number | undefined) => (level ? (weight *
 export function RubricTable({ rubric, self, tutor }: { rubric: Rubric; self?: Levels | null; tutor?: Levels | null }) {
   const levelName = (l?: number) => (l ? `${l} · ${rubric.levels.find((x) => x.level === l)?.name ?? ''}` : '—')
   return (
-    <div className="overflow-x-auto">
+    // Focusable so a keyboard user can scroll it on a narrow screen (WCAG 2.1.1).
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Rúbrica: niveles por criterio">
       <table className="w-full min-w-[560px] text-left text-sm">
         <caption className="sr-only">Rúbrica: niveles por criterio</caption>
         <thead className="border-b border-slate-300 text-slate-700">

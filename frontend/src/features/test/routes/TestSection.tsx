@@ -1,13 +1,16 @@
-import { PageHeader } from '@/components/ui/PageHeader'
+import { Navigate, Route, Routes } from 'react-router-dom'
+import { AttemptPage } from './AttemptPage'
+import { StartPage } from './StartPage'
 
 // TestSection is /test: a tutor, or a student in an active group.
+//   /test                the method, mode choice, microphone check, draw
+//   /test/intento/:id    an attempt, phase by phase
 export function TestSection() {
   return (
-    <>
-      <PageHeader title="Simulador" subtitle="Practique el examen complexivo oral." />
-      <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
-        <p>El simulador se habilitará en esta sección.</p>
-      </div>
-    </>
+    <Routes>
+      <Route index element={<StartPage />} />
+      <Route path="intento/:id" element={<AttemptPage />} />
+      <Route path="*" element={<Navigate to="/test" replace />} />
+    </Routes>
   )
 }

@@ -1,0 +1,210 @@
+// Helpers for the simulator's end-to-end tests: a server that allows phases
+// of a few seconds, a tutor with an active group, a short blueprint, and
+// ways to look at what the browser and the server hold of a recording.
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { startServer, type ServerHandle, type TestUser } from './server'
+
+type WorkerFixtures = { server: ServerHandle }
+
+// Each worker runs its own server with ALLOW_SHORT_TIMINGS, so tutors may set
+// phases of a few seconds.
+export const test = base.extend<object, WorkerFixtures>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer({ ALLOW_SHORT_TIMINGS: 'true' })
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+})
+export { expect }
+
+export type ShortBlueprint = {
+  preparationSec: number
+  presentationSec: number
+  questions: number
+  thinkSec: number
+  answerSec: number
+  closingSec: number
+  defaultMode: 'entrenamiento' | 'simulacro'
+}
+
+export const shortBlueprint: ShortBlueprint = {
+  preparationSec: 4,
+  presentationSec: 8,
+  questions: 2,
+  thinkSec: 2,
+  answerSec: 4,
+  closingSec: 3,
+  defaultMode: 'entrenamiento',
+}
+
+async function apiAs(server: ServerHandle, user: TestUser): Promise<APIRequestContext> {
+  const ctx = await playwrightRequest.newContext({ baseURL: server.url })
+  const res = await ctx.post('/api/auth/login', { data: { email: user.email, password: user.password } })
+  expect(res.status(), await res.text()).toBe(200)
+  return ctx
+}
+
+export type Classroom = { tutor: TestUser; student: TestUser; tutorApi: APIRequestContext }
+
+// classroom makes a tutor and a student, sets the degree's blueprint and
+// loads a group with the student, so the student may use /test.
+export async function classroom(server: ServerHandle, blueprint: Partial<ShortBlueprint> = {}): Promise<Classroom> {
+  const tutor = await server.createUser('tutor')
+  const student = await server.createUser('estudiante', { name: 'Sofía Simulacro Pérez' })
+  const tutorApi = await apiAs(server, tutor)
+  const bp = await tutorApi.put('/api/admin/config/derecho/blueprint', { data: { degreeId: 'derecho', ...shortBlueprint, ...blueprint } })
+  expect(bp.status(), await bp.text()).toBe(200)
+  const roster = Buffer.from(`email,degree\r\n${student.email},Derecho\r\n`, 'utf8')
+  const group = await tutorApi.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: roster } } })
+  expect(group.status(), await group.text()).toBe(201)
+  return { tutor, student, tutorApi }
+}
+
+export async function signIn(page: Page, user: TestUser) {
+  const res = await page.request.post('/api/auth/login', { data: { email: user.email, password: user.password } })
+  expect(res.status(), await res.text()).toBe(200)
+}
+
+export type ServerRecording = { id: string; phase: number; chunks: number; bytes: number; durationMs: number; complete: boolean; deleted: boolean; createdAt: string }
+export type ServerAttempt = {
+  id: string
+  status: string
+  current: number
+  mode: string
+  phases: { kind: string; index: number; recorded: boolean; skipped: boolean; usedSec: number }[]
+  recordings: ServerRecording[]
+  selfAssessment: { score: number } | null
+}
+
+export async function getAttempt(page: Page, id: string): Promise<ServerAttempt> {
+  const res = await page.request.get(`/api/attempts/${id}`)
+  expect(res.status()).toBe(200)
+  return (await res.json()) as ServerAttempt
+}
+
+// attemptIdOf reads the attempt id from the page's URL.
+export function attemptIdOf(page: Page): string {
+  const m = /\/test\/intento\/([^/?#]+)/.exec(page.url())
+  if (!m) throw new Error(`not on an attempt page: ${page.url()}`)
+  return decodeURIComponent(m[1])
+}
+
+// chooseAndStart goes through the first screen and the microphone check.
+export async function chooseAndStart(page: Page, mode: 'Entrenamiento' | 'Simulacro', area?: string) {
+  await page.goto('/test')
+  await expect(page.getByRole('heading', { name: 'Simulador', level: 1 })).toBeVisible()
+  await page.getByRole('radio', { name: new RegExp(`^${mode}`) }).check()
+  if (area) await page.getByLabel('Área del derecho', { exact: true }).selectOption(area)
+  await page.getByRole('button', { name: 'Continuar' }).click()
+  await page.getByRole('button', { name: 'Probar micrófono' }).click()
+  await expect(page.getByText('Micrófono listo.')).toBeVisible()
+  await expect(page.getByRole('meter', { name: 'Nivel del micrófono' })).toBeVisible()
+  await page.getByRole('button', { name: 'Sortear caso y comenzar' }).click()
+  await expect(page).toHaveURL(/\/test\/intento\/[^/]+$/)
+  return attemptIdOf(page)
+}
+
+// phaseHeading is the title of the phase under way.
+export const phaseHeading = (page: Page) => page.locator('#fase-actual')
+
+// rateAll answers every rubric criterion with the same level.
+export async function rateAll(page: Page, level: 1 | 2 | 3 | 4) {
+  const radios = page.locator(`input[type="radio"][value="${level}"]`)
+  const n = await radios.count()
+  expect(n).toBeGreaterThan(0)
+  for (let i = 0; i < n; i++) await radios.nth(i).check()
+}
+
+export type LocalRecording = { id: string; phase: number; nextSeq: number; stopped: boolean; completed: boolean; pendingChunks: number }
+
+// localRecordings reads the recording engine's IndexedDB in the page.
+export async function localRecordings(page: Page, attemptId: string): Promise<LocalRecording[]> {
+  return page.evaluate(async (attemptId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open('simulador-grabaciones')
+      r.onsuccess = () => resolve(r.result)
+      r.onerror = () => reject(r.error)
+    })
+    try {
+      const all = <T,>(store: string) =>
+        new Promise<T[]>((resolve, reject) => {
+          const tx = db.transaction(store, 'readonly')
+          const r = tx.objectStore(store).getAll()
+          r.onsuccess = () => resolve(r.result as T[])
+          r.onerror = () => reject(r.error)
+        })
+      if (!db.objectStoreNames.contains('recordings')) return []
+      const recs = (await all<{ id: string; attemptId: string; phase: number; nextSeq: number; stopped: boolean; completed: boolean; createdAt: number }>('recordings'))
+        .filter((r) => r.attemptId === attemptId)
+        .sort((a, b) => a.createdAt - b.createdAt)
+      const chunks = await all<{ recordingId: string }>('chunks')
+      return recs.map((r) => ({
+        id: r.id,
+        phase: r.phase,
+        nextSeq: r.nextSeq,
+        stopped: r.stopped,
+        completed: r.completed,
+        pendingChunks: chunks.filter((c) => c.recordingId === r.id).length,
+      }))
+    } finally {
+      db.close()
+    }
+  }, attemptId)
+}
+
+// expectAccessible: axe-core finds no serious or critical violation.
+export async function expectAccessible(page: Page) {
+  await page.waitForTimeout(300)
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
+}
+
+// expectPlayable checks every audio element on the page: a finite duration
+// (the WebM duration was patched) and seeking works.
+export async function expectPlayable(page: Page, count: number) {
+  const audios = page.locator('audio')
+  await expect(audios).toHaveCount(count, { timeout: 20_000 })
+  for (let i = 0; i < count; i++) {
+    const audio = audios.nth(i)
+    await expect
+      .poll(() => audio.evaluate((el: HTMLAudioElement) => (Number.isFinite(el.duration) ? el.duration : -1)), { timeout: 15_000 })
+      .toBeGreaterThan(0)
+    const seeked = await audio.evaluate(
+      (el: HTMLAudioElement) =>
+        new Promise<number>((resolve) => {
+          const target = el.duration / 2
+          el.addEventListener('seeked', () => resolve(el.currentTime), { once: true })
+          el.currentTime = target
+          setTimeout(() => resolve(-1), 5000)
+        }),
+    )
+    expect(seeked).toBeGreaterThan(0)
+  }
+}
+
+// finishQuickly runs an attempt already on its page through every phase with
+// the "Terminar…" buttons, recording about recordMs in each recorded phase,
+// and self-assesses at level; it returns on the comparison screen.
+export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, recordMs = 2500) {
+  for (;;) {
+    const title = (await phaseHeading(page).textContent()) ?? ''
+    if (title === 'Autoevaluación') break
+    const recorded = /Exposición|respuesta|cierre/.test(title)
+    if (recorded) {
+      await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
+      await page.waitForTimeout(recordMs)
+    }
+    const finish = page.getByRole('button', { name: /^(Terminar preparación|Terminar exposición|Responder ahora|Terminar respuesta|Terminar cierre)$/ })
+    await finish.click()
+    await expect(phaseHeading(page)).not.toHaveText(title)
+  }
+  await rateAll(page, level)
+  await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()
+  await expect(page.getByRole('heading', { name: 'Compare su preparación con el caso' })).toBeVisible()
+}

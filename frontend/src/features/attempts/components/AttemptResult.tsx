@@ -1,0 +1,145 @@
+import { Button } from '@/components/ui/Button'
+import { Card } from '@/components/ui/Card'
+import { confirmAction } from '@/lib/dialogs'
+import { showApiError } from '@/lib/errors'
+import { formatDateTime } from '@/lib/format'
+import { useDeleteRecording } from '../api/delete-recording'
+import { modeName, phaseName, statusName, type Attempt, type Recording } from '../api/types'
+import { CaseFacts } from './CaseFacts'
+import { PhaseTimesTable } from './PhaseTimesTable'
+import { RecordingPlayer } from './RecordingPlayer'
+import { RevealPanel } from './RevealPanel'
+import { RubricTable } from './RubricTable'
+import { ScoreBadge } from './ScoreBadge'
+
+// recordingLabels names each recording by its phase, and by part when a
+// phase has several (a reload in the middle of it).
+export function recordingLabels(attempt: Pick<Attempt, 'phases'>, recordings: Recording[]): { recording: Recording; label: string }[] {
+  const ordered = [...recordings].sort((a, b) => a.phase - b.phase || a.createdAt.localeCompare(b.createdAt))
+  const count = new Map<number, number>()
+  for (const r of ordered) count.set(r.phase, (count.get(r.phase) ?? 0) + 1)
+  const seen = new Map<number, number>()
+  return ordered.map((r) => {
+    const n = (seen.get(r.phase) ?? 0) + 1
+    seen.set(r.phase, n)
+    const p = attempt.phases[r.phase]
+    const name = p ? phaseName(p) : `Fase ${r.phase + 1}`
+    return { recording: r, label: (count.get(r.phase) ?? 0) > 1 ? `${name}, parte ${n}` : name }
+  })
+}
+
+// AttemptResult is an attempt's full record (phase 7): both marks, the
+// rubric levels, time per phase, the case with its key points and legal
+// bases, the notes, and every recording. Its student may delete a
+// recording; the attempt keeps its scores.
+export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; canDelete: boolean }) {
+  const del = useDeleteRecording()
+  const recordings = recordingLabels(a, a.recordings)
+
+  const onDelete = async (r: Recording, label: string) => {
+    const ok = await confirmAction(
+      '¿Eliminar la grabación?',
+      `Se borrará de forma permanente el audio de «${label}». El intento conserva sus calificaciones.`,
+      'Sí, eliminar',
+    )
+    if (!ok) return
+    del.mutate({ attemptId: a.id, recordingId: r.id }, { onError: (e) => void showApiError(e, 'No se pudo eliminar la grabación') })
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card title="Resumen">
+        <dl className="grid gap-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <div>
+            <dt className="text-slate-700">Modo</dt>
+            <dd className="font-semibold text-slate-900">{modeName(a.mode)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-700">Estado</dt>
+            <dd className="font-semibold text-slate-900">{statusName(a.status)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-700">Inicio</dt>
+            <dd className="font-semibold text-slate-900">{formatDateTime(a.createdAt)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-700">Fin</dt>
+            <dd className="font-semibold text-slate-900">{formatDateTime(a.finishedAt)}</dd>
+          </div>
+        </dl>
+        <div className="mt-5 flex flex-wrap gap-3">
+          <ScoreBadge score={a.selfAssessment?.score} passScore={a.rubric.passScore} label="Autoevaluación" />
+          {a.tutorGrade ? (
+            <ScoreBadge score={a.tutorGrade.score} passScore={a.rubric.passScore} label="Tutor" />
+          ) : (
+            a.status === 'finished' && <span className="self-center text-sm text-slate-700">Pendiente de calificación del tutor.</span>
+          )}
+        </div>
+        {a.tutorGrade && (
+          <div className="mt-4 rounded-xl bg-brand-50 p-4 ring-1 ring-brand-200">
+            <h3 className="font-semibold text-brand-900">Comentarios del tutor</h3>
+            <p className="mt-1 whitespace-pre-line text-slate-800">{a.tutorGrade.comments || 'Sin comentarios.'}</p>
+            <p className="mt-2 text-xs text-slate-700">
+              {a.tutorGrade.by} · {formatDateTime(a.tutorGrade.at)}
+            </p>
+          </div>
+        )}
+      </Card>
+
+      <Card title="Grabaciones">
+        {recordings.length === 0 ? (
+          <p className="text-slate-700">Este intento no tiene grabaciones.</p>
+        ) : (
+          <ul className="space-y-4">
+            {recordings.map(({ recording: r, label }) => (
+              <li key={r.id} className="space-y-2">
+                <RecordingPlayer attemptId={a.id} recording={r} label={label} />
+                {canDelete && !r.deleted && (
+                  <Button
+                    variant="outline"
+                    className="min-h-9 border-red-700 px-3 py-1.5 text-sm text-red-800 hover:bg-red-50"
+                    disabled={del.isPending && del.variables?.recordingId === r.id}
+                    onClick={() => void onDelete(r, label)}
+                  >
+                    Eliminar grabación<span className="sr-only"> de {label}</span>
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      {(a.selfAssessment || a.tutorGrade) && (
+        <Card title="Rúbrica">
+          <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
+        </Card>
+      )}
+
+      <Card title="Tiempo por fase">
+        <PhaseTimesTable phases={a.phases} />
+      </Card>
+
+      <Card title="Caso">
+        <CaseFacts c={a.case} headingLevel={3} />
+      </Card>
+
+      {a.status === 'finished' ? (
+        <section aria-labelledby="comparacion-resultado" className="space-y-3">
+          <h2 id="comparacion-resultado" className="text-lg font-bold text-brand-800">
+            Puntos clave, bases legales y sus notas
+          </h2>
+          <RevealPanel c={a.case} notes={a.notes} headingLevel={3} />
+        </section>
+      ) : (
+        <Card title="Sus notas">
+          {a.notes.trim() ? (
+            <p className="font-mono text-sm leading-relaxed whitespace-pre-wrap text-slate-800">{a.notes}</p>
+          ) : (
+            <p className="text-slate-700">Sin notas.</p>
+          )}
+        </Card>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,53 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { attemptKeys, type Attempt, type Levels, type Mode } from '@/features/attempts/api/types'
+import { serverClock } from '../lib/clock'
+
+// The attempt runner's requests. Every answer carries serverTime, which keeps
+// the page's server clock right (see lib/clock).
+
+const base = (id: string) => `/api/attempts/${encodeURIComponent(id)}`
+
+async function timed(request: () => Promise<Attempt>): Promise<Attempt> {
+  const sentAt = Date.now()
+  const a = await request()
+  serverClock.note(a.serverTime, sentAt, Date.now())
+  return a
+}
+
+export const fetchAttempt = (id: string) => timed(() => api.get<Attempt>(base(id)))
+
+export const startAttempt = (mode: Mode, area: string) =>
+  timed(() => api.post<Attempt>('/api/attempts', mode === 'entrenamiento' && area ? { mode, area } : { mode }))
+
+export const advancePhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/advance`, { from }))
+export const skipPhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/skip`, { from }))
+export const pauseAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/pause`))
+export const resumeAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/resume`))
+export const abandonAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/abandon`))
+export const submitSelfAssessment = (id: string, levels: Levels) =>
+  timed(() => api.post<Attempt>(`${base(id)}/self-assessment`, { levels }))
+export const saveNotes = (id: string, notes: string) => api.put<void>(`${base(id)}/notes`, { notes })
+
+// The runner's view of an attempt: polled now and then so that the server's
+// own closing of expired phases (and the clock) stay in view.
+export const runnerQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: attemptKeys.one(id),
+    queryFn: () => fetchAttempt(id),
+    staleTime: 0,
+    refetchInterval: 30_000,
+  })
+
+export function useRunnerAttempt(id: string) {
+  return useQuery(runnerQueryOptions(id))
+}
+
+// useSetAttempt stores an attempt the server answered with.
+export function useSetAttempt() {
+  const qc = useQueryClient()
+  return (a: Attempt) => {
+    qc.setQueryData(attemptKeys.one(a.id), a)
+    if (a.status !== 'in_progress') void qc.invalidateQueries({ queryKey: attemptKeys.all, refetchType: 'none' })
+  }
+}

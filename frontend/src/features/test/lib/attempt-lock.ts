@@ -1,0 +1,64 @@
+import { useCallback, useEffect, useState } from 'react'
+import { resumePendingUploads } from '../recording/recorder'
+import type { UploadQueue } from '../recording/uploader'
+
+// One tab runs an attempt at a time. The tab that runs it holds a Web Lock
+// named after it; another tab sees the lock taken and neither records nor
+// "finishes" the first tab's live recordings (resumePendingUploads would
+// mark them stopped, and their next chunks could not be stored).
+
+export const attemptLockName = (attemptId: string) => `simulador-intento:${attemptId}`
+
+const locks = () => (typeof navigator !== 'undefined' ? navigator.locks : undefined)
+
+export type LockState = 'waiting' | 'held' | 'busy'
+
+// useAttemptLock holds the attempt's lock while the component is mounted
+// ('busy' when another tab has it; retry asks again).
+export function useAttemptLock(attemptId: string): { state: LockState; retry: () => void } {
+  const [state, setState] = useState<LockState>(() => (locks()?.request ? 'waiting' : 'held'))
+  const [round, setRound] = useState(0)
+  useEffect(() => {
+    const l = locks()
+    if (!l?.request) {
+      setState('held')
+      return
+    }
+    let release: () => void = () => undefined
+    const held = new Promise<void>((r) => (release = r))
+    let alive = true
+    setState('waiting')
+    l.request(attemptLockName(attemptId), { ifAvailable: true }, async (lock) => {
+      if (!alive) return
+      if (!lock) {
+        setState('busy')
+        return
+      }
+      setState('held')
+      await held
+    }).catch(() => {
+      if (alive) setState('held') // locks unusable: behave as a single tab
+    })
+    return () => {
+      alive = false
+      release()
+    }
+  }, [attemptId, round])
+  const retry = useCallback(() => setRound((n) => n + 1), [])
+  return { state, retry }
+}
+
+// resumeIfFree finishes and sends what this browser holds of an attempt,
+// unless a tab is running it right now. It reports whether it did.
+export async function resumeIfFree(attemptId: string, queue: UploadQueue): Promise<boolean> {
+  const l = locks()
+  if (!l?.request) {
+    await resumePendingUploads(attemptId, queue)
+    return true
+  }
+  return l.request(attemptLockName(attemptId), { ifAvailable: true }, async (lock) => {
+    if (!lock) return false
+    await resumePendingUploads(attemptId, queue)
+    return true
+  })
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest'
+import type { UploadStatus } from '../recording/uploader'
+import { uploadSummary } from './upload-text'
+
+const base: UploadStatus = { pendingChunks: 0, pendingBytes: 0, pendingRecordings: 0, uploading: false, online: true, lastError: null, halted: false }
+
+describe('uploadSummary', () => {
+  it('says when everything is on the server', () => {
+    expect(uploadSummary(base)).toEqual({ tone: 'ok', text: 'Guardado en el servidor' })
+    expect(uploadSummary({ ...base, pendingChunks: 1, uploading: true }).tone).toBe('ok')
+  })
+  it('counts what waits for the connection', () => {
+    expect(uploadSummary({ ...base, online: false, pendingChunks: 4 }).text).toBe('4 fragmentos pendientes — se enviarán al reconectar')
+    expect(uploadSummary({ ...base, online: false, pendingChunks: 1 }).text).toBe('1 fragmento pendiente — se enviará al reconectar')
+    expect(uploadSummary({ ...base, pendingChunks: 2 })).toMatchObject({ tone: 'pending', text: 'Enviando al servidor: 2 fragmentos pendientes' })
+  })
+  it('shows an error that needs attention', () => {
+    const s = uploadSummary({
+      ...base,
+      halted: true,
+      pendingChunks: 3,
+      lastError: { kind: 'auth', message: 'Su sesión expiró.', status: 401, code: 'unauthorized', retrying: false },
+    })
+    expect(s).toEqual({ tone: 'error', text: 'Su sesión expiró.', detail: '3 fragmentos pendientes en este equipo.' })
+  })
+})

@@ -1,0 +1,205 @@
+import { useId, useState } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
+import { Button, buttonClass } from '@/components/ui/Button'
+import { Card } from '@/components/ui/Card'
+import { Notice } from '@/components/ui/Notice'
+import { PageHeader } from '@/components/ui/PageHeader'
+import { Spinner } from '@/components/ui/Spinner'
+import { useQueryClient } from '@tanstack/react-query'
+import { attemptKeys, modeName, type Mode } from '@/features/attempts/api/types'
+import { showApiError } from '@/lib/errors'
+import { startAttempt } from '../api/attempt-actions'
+import { useOverview } from '../api/overview'
+import { DeviceCheck } from '../components/DeviceCheck'
+import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
+import { spokenDuration } from '../lib/clock'
+import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
+import { testPaths } from '../paths'
+
+const method = [
+  ['Sorteo', 'Se sortea un caso de la carrera (en entrenamiento puede elegir el área del derecho).'],
+  ['Preparación', 'Lee los hechos y las preguntas del caso y prepara su exposición con una guía de notas.'],
+  ['Exposición', 'Expone el caso ante el tribunal; se graba y el tiempo es limitado.'],
+  ['Preguntas del tribunal', 'Escucha cada pregunta, piensa unos segundos y responde; cada respuesta se graba.'],
+  ['Cierre', 'Hace un breve alegato de cierre, también grabado.'],
+  ['Autoevaluación', 'Se califica con la rúbrica y luego compara con los puntos clave y las bases legales del caso.'],
+] as const
+
+const modes: { mode: Mode; title: string; text: string }[] = [
+  {
+    mode: 'entrenamiento',
+    title: 'Entrenamiento',
+    text: 'Con la guía de estructura a la vista; puede pausar, saltar fases y elegir el área del derecho.',
+  },
+  { mode: 'simulacro', title: 'Simulacro', text: 'Una sola toma, sin pausas, la secuencia real.' },
+]
+
+// StartPage is /test: the method, the mode, the timings, then the
+// microphone check and the draw.
+export function StartPage() {
+  const overview = useOverview()
+  const navigate = useNavigate()
+  const qc = useQueryClient()
+  const [mode, setMode] = useState<Mode | null>(null)
+  const [area, setArea] = useState('')
+  const [step, setStep] = useState<'choose' | 'check'>('choose')
+  const [starting, setStarting] = useState(false)
+  const ids = { mode: useId(), area: useId(), method: useId(), timings: useId() }
+
+  const o = overview.data
+  const chosen: Mode = mode ?? o?.blueprint.defaultMode ?? 'entrenamiento'
+
+  const start = async () => {
+    setStarting(true)
+    try {
+      const a = await startAttempt(chosen, area)
+      qc.setQueryData(attemptKeys.one(a.id), a)
+      void qc.invalidateQueries({ queryKey: ['exam', 'overview'] })
+      navigate(testPaths.attempt(a.id))
+    } catch (e) {
+      setStarting(false)
+      void showApiError(e, 'No se pudo iniciar el intento')
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title="Simulador" subtitle="Practique el examen complexivo oral con la secuencia y los tiempos reales." />
+      <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6">
+        <PendingUploadsNotice />
+        {overview.isPending && <Spinner label="Cargando el simulador…" />}
+        {overview.isError && <Notice tone="error">No se pudo cargar el simulador. {overview.error.message}</Notice>}
+        {o?.inProgress && (
+          <Notice tone="warn">
+            <p className="font-semibold">Tiene un intento en curso.</p>
+            <p className="mt-1">
+              {modeName(o.inProgress.mode)} · {o.inProgress.caseTitle}. Termínelo o abandónelo antes de sortear otro caso.
+            </p>
+            <Link to={testPaths.attempt(o.inProgress.id)} className={buttonClass('primary', 'mt-3')}>
+              Continuar intento
+            </Link>
+          </Notice>
+        )}
+        {o && step === 'choose' && (
+          <>
+            <Card title={<span id={ids.method}>Cómo funciona</span>}>
+              <ol className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-labelledby={ids.method}>
+                {method.map(([name, text], i) => (
+                  <li key={name} className="flex gap-3">
+                    <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+                      {i + 1}
+                    </span>
+                    <span>
+                      <span className="block font-semibold text-slate-900">{name}</span>
+                      <span className="text-sm text-slate-700">{text}</span>
+                    </span>
+                  </li>
+                ))}
+              </ol>
+              <p className="mt-4 text-slate-700">
+                Al final se califica con la rúbrica de {o.degree.nombre}: contenido (70 puntos) y formalidades (30 puntos).{' '}
+                <Link to={testPaths.rubrica} className="font-semibold text-brand-700 underline hover:text-brand-800">
+                  Lea la rúbrica
+                </Link>{' '}
+                para saber qué se evalúa.
+              </p>
+            </Card>
+
+            {!o.inProgress && (
+              <Card title="Nuevo intento">
+                <form
+                  className="space-y-6"
+                  onSubmit={(e) => {
+                    e.preventDefault()
+                    setStep('check')
+                  }}
+                >
+                  <fieldset>
+                    <legend id={ids.mode} className="mb-3 font-semibold text-slate-900">
+                      Modo
+                    </legend>
+                    <div className="grid gap-3 sm:grid-cols-2">
+                      {modes.map((m) => (
+                        <label
+                          key={m.mode}
+                          className={`flex cursor-pointer gap-3 rounded-xl border-2 p-4 has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-gold-400 ${
+                            chosen === m.mode ? 'border-brand-700 bg-brand-50' : 'border-slate-300 bg-white hover:bg-slate-50'
+                          }`}
+                        >
+                          <input
+                            type="radio"
+                            name="modo"
+                            value={m.mode}
+                            checked={chosen === m.mode}
+                            onChange={() => setMode(m.mode)}
+                            className="mt-1 size-4 shrink-0"
+                          />
+                          <span>
+                            <span className="block font-semibold text-slate-900">{m.title}</span>
+                            <span className="text-sm text-slate-700">{m.text}</span>
+                          </span>
+                        </label>
+                      ))}
+                    </div>
+                  </fieldset>
+
+                  {chosen === 'entrenamiento' && (
+                    <div>
+                      <label htmlFor={ids.area} className="mb-1 block font-semibold text-slate-900">
+                        Área del derecho
+                      </label>
+                      <select
+                        id={ids.area}
+                        value={area}
+                        onChange={(e) => setArea(e.target.value)}
+                        className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                      >
+                        <option value="">Todas las áreas</option>
+                        {o.areas.map((a) => (
+                          <option key={a} value={a}>
+                            {a}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  )}
+
+                  <div>
+                    <h3 id={ids.timings} className="mb-2 font-semibold text-slate-900">
+                      Tiempos de {o.degree.nombre}
+                    </h3>
+                    <dl aria-labelledby={ids.timings} className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
+                      {blueprintRows(o.blueprint).map((r) => (
+                        <div key={r.label} className="rounded-lg bg-slate-50 p-3 ring-1 ring-slate-200">
+                          <dt className="text-sm text-slate-700">{r.label}</dt>
+                          <dd className="font-semibold text-slate-900">
+                            {spokenDuration(r.seconds)}
+                            {r.note && <span className="block text-sm font-normal text-slate-700">{r.note}</span>}
+                          </dd>
+                        </div>
+                      ))}
+                    </dl>
+                    <p className="mt-2 text-sm text-slate-700">
+                      Total aproximado: {spokenDuration(blueprintTotalSec(o.blueprint))}, más la autoevaluación.
+                    </p>
+                  </div>
+
+                  <Button type="submit">Continuar</Button>
+                </form>
+              </Card>
+            )}
+          </>
+        )}
+        {o && step === 'check' && !o.inProgress && (
+          <Card>
+            <p className="mb-4 text-sm text-slate-700">
+              Modo elegido: <strong>{modeName(chosen)}</strong>
+              {chosen === 'entrenamiento' && <> · Área: {area || 'todas'}</>}
+            </p>
+            <DeviceCheck onReady={() => void start()} starting={starting} onBack={() => setStep('choose')} />
+          </Card>
+        )}
+      </div>
+    </>
+  )
+}
