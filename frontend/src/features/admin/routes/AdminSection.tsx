@@ -1,4 +1,5 @@
-import { Navigate, NavLink, Route, Routes } from 'react-router-dom'
+import { useEffect, useRef } from 'react'
+import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router-dom'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { useGradingQueue } from '../api/get-grading-queue'
 import { GroupPage } from './GroupPage'
@@ -34,10 +35,20 @@ function PendingCount() {
 
 // AdminSection is /admin: tutors only.
 export function AdminSection() {
+  const nav = useRef<HTMLElement>(null)
+  const { pathname } = useLocation()
+  // On a narrow screen the tabs scroll sideways: keep the current one in view.
+  useEffect(() => {
+    const n = nav.current
+    const el = n?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!n || !el) return
+    const left = el.getBoundingClientRect().left - n.getBoundingClientRect().left
+    if (left < 0 || left + el.offsetWidth > n.clientWidth) n.scrollLeft += left - 16
+  }, [pathname])
   return (
     <>
       <PageHeader title="Administrador" subtitle="Gestione su grupo de estudiantes, califique y configure el simulador.">
-        <nav aria-label="Secciones del administrador" className="mt-6 -mb-10 overflow-x-auto">
+        <nav ref={nav} aria-label="Secciones del administrador" className="mt-6 -mb-10 overflow-x-auto">
           <ul className="flex gap-1">
             {tabs.map(([path, label]) => (
               <li key={path}>

@@ -51,28 +51,31 @@ export function GradeAttemptPage() {
         </Notice>
       ) : (
         <>
-          <div className="grid gap-6 lg:grid-cols-2">
+          <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
             <Card title="Caso">
               <CaseDetails c={a.case} />
             </Card>
-            <Card title="Notas del estudiante">
-              {a.notes.trim() ? (
-                <p className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800" tabIndex={0} aria-label="Notas del estudiante">
-                  {a.notes}
-                </p>
-              ) : (
-                <p className="text-slate-700">El estudiante no tomó notas.</p>
-              )}
-            </Card>
+            <div className="space-y-6">
+              <Card title="Notas del estudiante">
+                {a.notes.trim() ? (
+                  <p className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800" tabIndex={0} aria-label="Notas del estudiante">
+                    {a.notes}
+                  </p>
+                ) : (
+                  <p className="text-slate-700">El estudiante no tomó notas.</p>
+                )}
+              </Card>
+              <Card title="Tiempo por fase">
+                <PhaseTimesTable phases={a.phases} />
+              </Card>
+            </div>
           </div>
-          <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)]">
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
             <div>
-              <div className="space-y-6 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
+              {/* The recordings stay in view beside the rubric while grading. */}
+              <div className="lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
                 <Card title="Grabaciones">
                   <AttemptRecordings attempt={a} />
-                </Card>
-                <Card title="Tiempo por fase">
-                  <PhaseTimesTable phases={a.phases} />
                 </Card>
               </div>
             </div>
