@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Link, useNavigate, useParams } from 'react-router-dom'
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
@@ -14,13 +14,22 @@ import { useUpdateCase } from '../api/update-case'
 import { CaseForm, type CaseProblems } from '../components/CaseForm'
 import { emptyCaseDraft, problemsByField, toCaseBody, toCaseDraft, type CaseDraft } from '../lib/case-draft'
 
-const backLink = (
-  <p>
-    <Link to="/admin/casos" className="font-semibold text-brand-700 underline">
-      ← Volver al banco de casos
-    </Link>
-  </p>
-)
+// listPath is the case list as the tutor left it (its filters), when known.
+function useListPath() {
+  const state = useLocation().state as { list?: unknown } | null
+  const search = typeof state?.list === 'string' && state.list.startsWith('?') ? state.list : ''
+  return `/admin/casos${search}`
+}
+
+function BackLink() {
+  return (
+    <p>
+      <Link to={useListPath()} className="font-semibold text-brand-700 underline">
+        ← Volver al banco de casos
+      </Link>
+    </p>
+  )
+}
 
 // problemsOf turns the server's refusal into per-field problems, or null
 // when it is not about the fields (then a dialog tells it).
@@ -36,6 +45,7 @@ function useSaveCase(id: string | undefined) {
   const create = useCreateCase()
   const update = useUpdateCase()
   const navigate = useNavigate()
+  const listPath = useListPath()
   const [problems, setProblems] = useState<CaseProblems>({})
   const save = async (d: CaseDraft) => {
     void showLoading('Guardando caso')
@@ -45,7 +55,7 @@ function useSaveCase(id: string | undefined) {
       else await create.mutateAsync(body)
       setProblems({})
       await showSuccess(id ? 'Caso guardado' : 'Caso creado', id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.')
-      navigate('/admin/casos')
+      navigate(listPath)
     } catch (err) {
       await closeDialog()
       const p = problemsOf(err)
@@ -64,7 +74,7 @@ export function NewCasePage() {
   if (degrees.isError) return <Notice tone="error">No se pudieron cargar las carreras.</Notice>
   return (
     <div className="space-y-6">
-      {backLink}
+      <BackLink />
       <Card title="Nuevo caso">
         <CaseForm
           initial={emptyCaseDraft(degrees.data[0]?.id ?? '')}
@@ -89,14 +99,14 @@ export function EditCasePage() {
   if (c.isError)
     return (
       <div className="space-y-6">
-        {backLink}
+        <BackLink />
         <Notice tone="error">No se encontró el caso.</Notice>
       </div>
     )
   const list: Degree[] = degrees.data ?? [{ id: c.data.degreeId, nombre: c.data.degree }]
   return (
     <div className="space-y-6">
-      {backLink}
+      <BackLink />
       <Card title="Editar caso">
         {c.data.updatedAt && <p className="-mt-2 mb-4 text-sm text-slate-600">Última modificación: {formatDateTime(c.data.updatedAt)}</p>}
         <CaseForm

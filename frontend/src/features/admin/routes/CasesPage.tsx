@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
-import { Link, useSearchParams } from 'react-router-dom'
+import { Link, useLocation, useSearchParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
@@ -42,6 +42,7 @@ export function CasesPage() {
   const cases = useCases(effective)
   const degrees = useDegrees()
   const base = useId()
+  const location = useLocation()
 
   const setFilter = (key: 'carrera' | 'area' | 'estado' | 'q', value: string) =>
     setSp(
@@ -67,7 +68,7 @@ export function CasesPage() {
       <Card
         title="Banco de casos"
         actions={
-          <Link to="/admin/casos/nuevo" className={buttonClass('primary')}>
+          <Link to="/admin/casos/nuevo" state={{ list: location.search }} className={buttonClass('primary')}>
             Nuevo caso
           </Link>
         }
@@ -171,6 +172,8 @@ export function DemoBadge() {
 
 function CaseRow({ c }: { c: Case }) {
   const update = useUpdateCase()
+  // The edit page comes back to the list as filtered now.
+  const state = { list: useLocation().search }
   const retired = c.status === 'retired'
   const toggle = async () => {
     if (!retired) {
@@ -194,7 +197,7 @@ function CaseRow({ c }: { c: Case }) {
     <li className="flex flex-wrap items-start justify-between gap-3 py-4">
       <div className="min-w-0 flex-1 basis-64">
         <h3 className="font-semibold text-slate-900">
-          <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} className="text-brand-800 underline-offset-2 hover:underline">
+          <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} state={state} className="text-brand-800 underline-offset-2 hover:underline">
             {c.title}
           </Link>
         </h3>
@@ -207,7 +210,7 @@ function CaseRow({ c }: { c: Case }) {
         </p>
       </div>
       <div className="flex shrink-0 gap-2">
-        <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} className={buttonClass('outline', 'px-4')} aria-label={`Editar «${c.title}»`}>
+        <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} state={state} className={buttonClass('outline', 'px-4')} aria-label={`Editar «${c.title}»`}>
           Editar
         </Link>
         <Button
