@@ -1,0 +1,109 @@
+import { render, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Recording } from '@/features/test/recording/types'
+import { RecordingPlayer, formatClock } from './RecordingPlayer'
+
+const fixWebmDuration = vi.hoisted(() => vi.fn(async (blob: Blob) => blob))
+vi.mock('fix-webm-duration', () => ({ default: fixWebmDuration }))
+
+const rec = (over: Partial<Recording> = {}): Recording => ({
+  id: 'r-1',
+  phase: 3,
+  mimeType: 'audio/webm;codecs=opus',
+  chunks: 12,
+  bytes: 190321,
+  durationMs: 23950,
+  complete: true,
+  deleted: false,
+  createdAt: '2026-11-20T15:00:00Z',
+  ...over,
+})
+
+describe('RecordingPlayer', () => {
+  const created: string[] = []
+  const revoke = vi.fn()
+
+  beforeEach(() => {
+    created.length = 0
+    fixWebmDuration.mockClear()
+    revoke.mockClear()
+    URL.createObjectURL = vi.fn(() => {
+      created.push(`blob:test/${created.length}`)
+      return created.at(-1)!
+    })
+    URL.revokeObjectURL = revoke
+  })
+  afterEach(() => vi.restoreAllMocks())
+
+  it('plays the media from an object URL, with the WebM duration patched', async () => {
+    const f = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response('OggS-or-webm-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }),
+    )
+    const { unmount } = render(<RecordingPlayer attemptId="a 1" recording={rec()} label="Exposición, parte 1" />)
+    expect(screen.getByRole('status')).toHaveTextContent('Cargando grabación…')
+
+    const audio = await screen.findByLabelText('Grabación: Exposición, parte 1')
+    expect(audio.tagName).toBe('AUDIO')
+    expect(audio).toHaveAttribute('src', 'blob:test/0')
+    expect(audio).toHaveAttribute('preload', 'metadata')
+    expect(audio).toHaveAttribute('controls')
+    expect(f).toHaveBeenCalledWith('/api/attempts/a%201/recordings/r-1/media', expect.objectContaining({ credentials: 'same-origin' }))
+    expect(fixWebmDuration).toHaveBeenCalledWith(expect.anything(), 23950, { logger: false })
+
+    const link = screen.getByRole('link', { name: /Descargar/ })
+    expect(link).toHaveAttribute('href', 'blob:test/0')
+    expect(link).toHaveAttribute('download', 'grabacion-r-1.webm')
+    expect(screen.getByText('(0:24)')).toBeInTheDocument()
+
+    unmount()
+    expect(revoke).toHaveBeenCalledWith('blob:test/0')
+  })
+
+  it('does not touch MP4 (Safari) recordings', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('mp4', { status: 200, headers: { 'Content-Type': 'audio/mp4' } }))
+    render(<RecordingPlayer attemptId="a1" recording={rec({ mimeType: 'audio/mp4' })} label="Cierre" />)
+    await screen.findByLabelText('Grabación: Cierre')
+    expect(fixWebmDuration).not.toHaveBeenCalled()
+    expect(screen.getByRole('link', { name: /Descargar/ })).toHaveAttribute('download', 'grabacion-r-1.m4a')
+  })
+
+  it('shows a deleted recording without fetching it', () => {
+    const f = vi.spyOn(globalThis, 'fetch')
+    render(<RecordingPlayer attemptId="a1" recording={rec({ deleted: true })} />)
+    expect(screen.getByText('Esta grabación fue eliminada.')).toBeInTheDocument()
+    expect(f).not.toHaveBeenCalled()
+    expect(document.querySelector('audio')).toBeNull()
+  })
+
+  it('treats a 404 from the server as deleted', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}', { status: 404 }))
+    render(<RecordingPlayer attemptId="a1" recording={rec()} />)
+    expect(await screen.findByText('Esta grabación fue eliminada.')).toBeInTheDocument()
+  })
+
+  it('shows an error with a retry', async () => {
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValueOnce(new Response('x', { status: 200, headers: { 'Content-Type': 'audio/webm' } }))
+    render(<RecordingPlayer attemptId="a1" recording={rec()} label="Respuesta 1" />)
+    expect(await screen.findByRole('alert')).toHaveTextContent('No se pudo cargar la grabación.')
+    await userEvent.click(screen.getByRole('button', { name: 'Reintentar' }))
+    await screen.findByLabelText('Grabación: Respuesta 1')
+    expect(f).toHaveBeenCalledTimes(2)
+  })
+
+  it('says when a recording is still uploading', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('x', { status: 200, headers: { 'Content-Type': 'audio/webm' } }))
+    render(<RecordingPlayer attemptId="a1" recording={rec({ complete: false })} />)
+    await screen.findByLabelText('Grabación')
+    await waitFor(() => expect(screen.getByText(/aún se está subiendo/)).toBeInTheDocument())
+  })
+
+  it('formats durations as m:ss', () => {
+    expect(formatClock(0)).toBe('0:00')
+    expect(formatClock(61_400)).toBe('1:01')
+    expect(formatClock(600_000)).toBe('10:00')
+  })
+})
