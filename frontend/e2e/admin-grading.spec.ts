@@ -35,10 +35,13 @@ test('a tutor grades an attempt from the queue, regrades it, and only that tutor
   const base = attempt.case.legalBases[0]
   await expect(page.getByText(`${base.norm}, art. ${base.article}`).first()).toBeVisible()
   await expect(page.getByText('Problema jurídico: vulneración del debido proceso.')).toBeVisible()
-  const audio = page.locator('audio')
-  await expect(audio).toHaveCount(1)
-  await expect(audio).toHaveAttribute('src', `/api/attempts/${attempt.id}/recordings/${attempt.recordings[0].id}/media`)
-  await expect(audio).toHaveAccessibleName('Exposición')
+  // The recording plays (the player fetched it) and can be downloaded.
+  await expect(page.locator('p', { hasText: 'Grabación: Exposición' })).toContainText('(0:01)')
+  const audio = page.getByLabel('Grabación: Exposición')
+  await expect(audio).toBeVisible()
+  await expect(audio).toHaveAttribute('src', /^blob:/)
+  await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration)).toBeCloseTo(1, 1)
+  await expect(page.getByRole('link', { name: /Descargar grabación: exposición/ })).toBeVisible()
   const media = await page.request.get(`/api/attempts/${attempt.id}/recordings/${attempt.recordings[0].id}/media`)
   expect(media.status()).toBe(200)
   await expect(page.getByRole('table', { name: 'Tiempo usado por fase' })).toContainText('Exposición')

@@ -70,17 +70,36 @@ export type AttemptJSON = {
   recordings: { id: string; phase: number }[]
 }
 
+/** silentWav is a playable WAV file: `seconds` of silence, 8 kHz, 8-bit mono. */
+export function silentWav(seconds = 1, rate = 8000): Buffer {
+  const n = seconds * rate
+  const b = Buffer.alloc(44 + n, 128)
+  b.write('RIFF', 0)
+  b.writeUInt32LE(36 + n, 4)
+  b.write('WAVEfmt ', 8)
+  b.writeUInt32LE(16, 16)
+  b.writeUInt16LE(1, 20) // PCM
+  b.writeUInt16LE(1, 22) // mono
+  b.writeUInt32LE(rate, 24)
+  b.writeUInt32LE(rate, 28) // bytes per second
+  b.writeUInt16LE(1, 32) // block align
+  b.writeUInt16LE(8, 34) // bits per sample
+  b.write('data', 36)
+  b.writeUInt32LE(n, 40)
+  return b
+}
+
 /**
  * finishedAttempt has the student start a training attempt, record the
- * presentation (one chunk of any bytes), save notes, go through every
- * phase and assess themselves at `level` on every criterion.
+ * presentation (one chunk: a second of silence), save notes, go through
+ * every phase and assess themselves at `level` on every criterion.
  */
 export async function finishedAttempt(student: APIRequestContext, opts: { level?: number; notes?: string; area?: string } = {}): Promise<AttemptJSON> {
   let a = await ok<AttemptJSON>(await student.post('/api/attempts', { data: { mode: 'entrenamiento', ...(opts.area ? { area: opts.area } : {}) } }), 201)
   const presentation = a.phases.findIndex((p) => p.kind === 'presentation')
   const rid = randomUUID()
-  await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}`, { data: { phase: presentation, mimeType: 'audio/webm' } }))
-  await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, { data: Buffer.from('not really audio'), headers: { 'Content-Type': 'application/octet-stream' } }))
+  await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}`, { data: { phase: presentation, mimeType: 'audio/wav' } }))
+  await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, { data: silentWav(), headers: { 'Content-Type': 'application/octet-stream' } }))
   await ok(await student.post(`/api/attempts/${a.id}/recordings/${rid}/complete`, { data: { chunks: 1, durationMs: 1000 } }))
   if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
   while (a.phases[a.current]?.kind !== 'self_assessment') {

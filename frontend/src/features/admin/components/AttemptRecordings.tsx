@@ -1,9 +1,8 @@
 import type { Attempt, Recording } from '@/features/attempts/api/types'
 import { phaseName } from '@/features/attempts/api/types'
-import { formatSeconds } from '@/features/attempts/components/PhaseTimesTable'
-import { RecordingAudio } from './RecordingAudio'
+import { RecordingPlayer } from '@/features/attempts/components/RecordingPlayer'
 
-type Take = { recording: Recording; label: string; duration: string }
+type Take = { recording: Recording; label: string }
 
 /** takesOf orders an attempt's recordings by phase, then by when each part began. */
 export function takesOf(attempt: Pick<Attempt, 'phases' | 'recordings'>): Take[] {
@@ -16,34 +15,22 @@ export function takesOf(attempt: Pick<Attempt, 'phases' | 'recordings'>): Take[]
     const name = p ? phaseName(p) : `Fase ${phase + 1}`
     parts.forEach((r, i) => {
       const label = parts.length > 1 ? `${name} (parte ${i + 1} de ${parts.length})` : name
-      out.push({ recording: r, label, duration: r.durationMs > 0 ? formatSeconds(r.durationMs / 1000) : '' })
+      out.push({ recording: r, label })
     })
   }
   return out
 }
 
-// AttemptRecordings lists an attempt's recordings, each with a player.
+// AttemptRecordings lists an attempt's recordings, each with a player
+// (which also tells a deleted or still uploading recording).
 export function AttemptRecordings({ attempt }: { attempt: Attempt }) {
   const takes = takesOf(attempt)
   if (takes.length === 0) return <p className="text-slate-700">El intento no tiene grabaciones.</p>
   return (
     <ul className="space-y-4">
-      {takes.map(({ recording, label, duration }) => (
+      {takes.map(({ recording, label }) => (
         <li key={recording.id}>
-          {recording.deleted ? (
-            <p className="text-sm text-slate-700">
-              <span className="font-medium text-slate-800">{label}:</span> el estudiante eliminó esta grabación.
-            </p>
-          ) : (
-            <>
-              <RecordingAudio attemptId={attempt.id} recording={recording} label={label} />
-              {!recording.complete ? (
-                <p className="mt-1 text-sm text-slate-700">Grabación incompleta: puede faltar el final.</p>
-              ) : duration ? (
-                <p className="mt-1 text-sm text-slate-600">Duración: {duration}</p>
-              ) : null}
-            </>
-          )}
+          <RecordingPlayer attemptId={attempt.id} recording={recording} label={label} />
         </li>
       ))}
     </ul>
