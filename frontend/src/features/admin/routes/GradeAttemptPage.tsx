@@ -84,7 +84,7 @@ export function GradeAttemptPage() {
                 <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
               </Card>
               <Card>
-                <GradeForm key={a.tutorGrade?.at ?? 'new'} attempt={a} />
+                <GradeForm key={a.id} attempt={a} />
               </Card>
             </div>
           </div>
