@@ -207,9 +207,14 @@ export function CaseForm({
         </div>
       </div>
 
-      <Button type="submit" disabled={pending}>
+      <Button type="submit" disabled={pending} aria-describedby={pending ? `${base}-saving` : undefined}>
         {submitLabel}
       </Button>
+      {pending && (
+        <span id={`${base}-saving`} role="status" className="ml-3 text-slate-700">
+          Guardando…
+        </span>
+      )}
     </form>
   )
 }

@@ -5,7 +5,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { useDegrees, type Degree } from '@/features/carreras/api/get-degrees'
 import { ApiError } from '@/lib/api-client'
-import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
+import { showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime } from '@/lib/format'
 import { useCase } from '../api/get-case'
@@ -47,8 +47,9 @@ function useSaveCase(id: string | undefined) {
   const navigate = useNavigate()
   const listPath = useListPath()
   const [problems, setProblems] = useState<CaseProblems>({})
+  // No progress dialog here: closing one hands the focus back to the
+  // button, and a refusal must leave it on the list of problems instead.
   const save = async (d: CaseDraft) => {
-    void showLoading('Guardando caso')
     try {
       const body = toCaseBody(d)
       if (id) await update.mutateAsync({ id, body })
@@ -57,7 +58,6 @@ function useSaveCase(id: string | undefined) {
       await showSuccess(id ? 'Caso guardado' : 'Caso creado', id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.')
       navigate(listPath)
     } catch (err) {
-      await closeDialog()
       const p = problemsOf(err)
       if (p) setProblems(p)
       else await showApiError(err)
