@@ -79,8 +79,10 @@ export async function showLoading(title: string, text = 'Por favor espere...') {
       allowOutsideClick: false,
       allowEscapeKey: false,
       showConfirmButton: false,
-      didOpen: () => {
-        s.showLoading()
+      // didOpen runs on a timer: when a quick answer has already replaced
+      // this dialog (an error, say), its spinner must not hide that one's button.
+      didOpen: (popup) => {
+        if (s.getPopup() === popup) s.showLoading()
         opened()
       },
     })

@@ -1,3 +1,5 @@
+import type { Blueprint, Rubric } from '@/features/attempts/api/types'
+
 // Shapes of the group endpoints (spec section 3, groupStudents).
 export type GroupStatus = 'activo' | 'finalizado'
 
@@ -22,7 +24,12 @@ export type Member = {
   userId?: string
   addedAt: string
   attempts: number
+  finished: number
   lastActivity: string | null
+  lastScore: number | null
+  averageScore: number | null
+  /** sube | baja | estable, or "" with fewer than two marks. */
+  trend: string
 }
 
 export type GroupWithMembers = { group: Group; students: Member[]; infoUnavailable: boolean }
@@ -36,4 +43,38 @@ export const groupKeys = {
   history: ['admin', 'groups', 'history'] as const,
   one: (id: string) => ['admin', 'groups', 'one', id] as const,
   search: (q: string) => ['admin', 'students', 'search', q] as const,
+}
+
+// Case bank and configuration (docs/api-simulator.md, "Tutor side").
+export type CaseFilters = { degree: string; area: string; status: '' | 'active' | 'retired'; q: string }
+
+export type ImportCasesResult = { created: number; updated: number }
+
+export type Bound = { min: number; max: number }
+
+export type BlueprintBounds = {
+  preparationSec: Bound
+  presentationSec: Bound
+  questions: Bound
+  thinkSec: Bound
+  answerSec: Bound
+  closingSec: Bound
+}
+
+export type DegreeConfig = {
+  degree: { id: string; nombre: string }
+  blueprint: Blueprint
+  rubric: Rubric
+  bounds: BlueprintBounds
+}
+
+export const caseKeys = {
+  all: ['admin', 'cases'] as const,
+  list: (f: CaseFilters) => ['admin', 'cases', 'list', f] as const,
+  one: (id: string) => ['admin', 'cases', 'one', id] as const,
+}
+
+export const configKeys = {
+  all: ['admin', 'config'] as const,
+  one: (degree: string) => ['admin', 'config', degree] as const,
 }

@@ -2,10 +2,27 @@ import { useId } from 'react'
 
 export const ROSTER_MAX_BYTES = 2 * 1024 * 1024
 
-// FileField is a labelled file input for roster files (.csv or .xlsx).
-export function FileField({ label, file, onChange, name }: { label: string; file: File | null; onChange: (f: File | null) => void; name: string }) {
+const ROSTER_ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+const ROSTER_HINT = 'Archivo CSV o Excel (.xlsx) de hasta 2 MB y 5000 filas.'
+
+// FileField is a labelled file input, for roster files (.csv or .xlsx) unless told otherwise.
+export function FileField({
+  label,
+  file,
+  onChange,
+  name,
+  accept = ROSTER_ACCEPT,
+  hint = ROSTER_HINT,
+}: {
+  label: string
+  file: File | null
+  onChange: (f: File | null) => void
+  name: string
+  accept?: string
+  hint?: string
+}) {
   const id = useId()
-  const hint = `${id}-hint`
+  const hintId = `${id}-hint`
   return (
     <div>
       <label htmlFor={id} className="block font-medium text-slate-800">
@@ -15,13 +32,13 @@ export function FileField({ label, file, onChange, name }: { label: string; file
         id={id}
         name={name}
         type="file"
-        accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-        aria-describedby={hint}
+        accept={accept}
+        aria-describedby={hintId}
         onChange={(e) => onChange(e.target.files?.[0] ?? null)}
         className="mt-1 block w-full rounded-lg border border-slate-400 bg-white text-sm text-slate-800 file:mr-3 file:border-0 file:bg-brand-700 file:px-4 file:py-2.5 file:font-semibold file:text-white hover:file:bg-brand-800"
       />
-      <p id={hint} className="mt-1 text-sm text-slate-600">
-        {file ? `Seleccionado: ${file.name}` : 'Archivo CSV o Excel (.xlsx) de hasta 2 MB y 5000 filas.'}
+      <p id={hintId} className="mt-1 text-sm text-slate-600">
+        {file ? `Seleccionado: ${file.name}` : hint}
       </p>
     </div>
   )

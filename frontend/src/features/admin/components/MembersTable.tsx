@@ -1,8 +1,23 @@
 import { useId, useState } from 'react'
-import { formatDateTime } from '@/lib/format'
+import { Link } from 'react-router-dom'
+import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
+import { pathSegment, trendText } from '../lib/students'
 
-// MembersTable lists a group's students with a filter box.
+const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
+const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
+
+export function TrendLabel({ trend }: { trend: string }) {
+  return (
+    <span className={`font-medium whitespace-nowrap ${trendStyle[trend] ?? 'text-slate-600'}`}>
+      {trendArrow[trend] && <span aria-hidden="true">{trendArrow[trend]} </span>}
+      {trendText(trend)}
+    </span>
+  )
+}
+
+// MembersTable lists a group's students with a filter box, their practice
+// figures, and a link to each student's attempts.
 export function MembersTable({ students, caption }: { students: Member[]; caption: string }) {
   const [filter, setFilter] = useState('')
   const id = useId()
@@ -15,7 +30,7 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
       </label>
       <input id={id} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} className="mt-1 mb-4 w-full max-w-sm rounded-lg border border-slate-400 px-3 py-2" />
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[640px] text-left text-sm">
+        <table className="w-full min-w-[960px] text-left text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="border-b border-slate-300 text-slate-700">
             <tr>
@@ -23,16 +38,31 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
               <th scope="col" className="py-2 pr-4 font-semibold">Correo</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Ha ingresado</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Intentos</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Terminados</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Última nota</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Promedio</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">Tendencia</th>
               <th scope="col" className="py-2 font-semibold">Última actividad</th>
             </tr>
           </thead>
           <tbody>
             {shown.map((s) => (
               <tr key={s.email} className="border-b border-slate-200">
-                <td className="py-2 pr-4">{s.name || '—'}</td>
+                <td className="py-2 pr-4">
+                  <Link to={`/admin/estudiantes/${pathSegment(s.email)}`} className="font-medium text-brand-700 underline">
+                    {s.name || s.email}
+                    <span className="sr-only">: ver intentos</span>
+                  </Link>
+                </td>
                 <td className="py-2 pr-4 break-all">{s.email}</td>
                 <td className="py-2 pr-4">{s.registered ? 'Sí' : 'Aún no'}</td>
-                <td className="py-2 pr-4">{s.attempts}</td>
+                <td className="py-2 pr-4 tabular-nums">{s.attempts}</td>
+                <td className="py-2 pr-4 tabular-nums">{s.finished ?? 0}</td>
+                <td className="py-2 pr-4 tabular-nums">{formatScore(s.lastScore)}</td>
+                <td className="py-2 pr-4 tabular-nums">{formatScore(s.averageScore)}</td>
+                <td className="py-2 pr-4">
+                  <TrendLabel trend={s.trend ?? ''} />
+                </td>
                 <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
               </tr>
             ))}

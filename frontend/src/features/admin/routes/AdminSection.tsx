@@ -1,30 +1,65 @@
-import { Navigate, NavLink, Route, Routes } from 'react-router-dom'
+import { useEffect, useRef } from 'react'
+import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router-dom'
 import { PageHeader } from '@/components/ui/PageHeader'
+import { useGradingQueue } from '../api/get-grading-queue'
 import { GroupPage } from './GroupPage'
 import { StudentsPage } from './StudentsPage'
 import { GroupDetailPage } from './GroupDetailPage'
+import { GradingQueuePage } from './GradingQueuePage'
+import { GradeAttemptPage } from './GradeAttemptPage'
+import { StudentAttemptsPage } from './StudentAttemptsPage'
+import { CasesPage } from './CasesPage'
+import { EditCasePage, NewCasePage } from './CaseEditPage'
+import { ConfigPage } from './ConfigPage'
 
 const tabs = [
   ['grupo', 'Grupo'],
   ['estudiantes', 'Estudiantes'],
+  ['calificar', 'Calificar'],
+  ['casos', 'Banco de casos'],
+  ['configuracion', 'Configuración'],
 ] as const
+
+// PendingCount shows, beside Calificar, how many attempts wait for a grade.
+function PendingCount() {
+  const q = useGradingQueue()
+  const n = q.data?.length ?? 0
+  if (n === 0) return null
+  return (
+    <span className="ml-2 rounded-full bg-gold-400 px-2 py-0.5 text-xs font-bold text-brand-900">
+      {n}
+      <span className="sr-only"> por calificar</span>
+    </span>
+  )
+}
 
 // AdminSection is /admin: tutors only.
 export function AdminSection() {
+  const nav = useRef<HTMLElement>(null)
+  const { pathname } = useLocation()
+  // On a narrow screen the tabs scroll sideways: keep the current one in view.
+  useEffect(() => {
+    const n = nav.current
+    const el = n?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!n || !el) return
+    const left = el.getBoundingClientRect().left - n.getBoundingClientRect().left
+    if (left < 0 || left + el.offsetWidth > n.clientWidth) n.scrollLeft += left - 16
+  }, [pathname])
   return (
     <>
       <PageHeader title="Administrador" subtitle="Gestione su grupo de estudiantes, califique y configure el simulador.">
-        <nav aria-label="Secciones del administrador" className="mt-6 -mb-10 overflow-x-auto">
+        <nav ref={nav} aria-label="Secciones del administrador" className="mt-6 -mb-10 overflow-x-auto">
           <ul className="flex gap-1">
             {tabs.map(([path, label]) => (
               <li key={path}>
                 <NavLink
                   to={`/admin/${path}`}
                   className={({ isActive }) =>
-                    `block rounded-t-lg px-4 py-2.5 font-semibold whitespace-nowrap ${isActive ? 'bg-slate-50 text-brand-800' : 'text-white hover:bg-white/10'}`
+                    `flex items-center rounded-t-lg px-4 py-2.5 font-semibold whitespace-nowrap ${isActive ? 'bg-slate-50 text-brand-800' : 'text-white hover:bg-white/10'}`
                   }
                 >
                   {label}
+                  {path === 'calificar' && <PendingCount />}
                 </NavLink>
               </li>
             ))}
@@ -35,6 +70,13 @@ export function AdminSection() {
         <Routes>
           <Route path="grupo" element={<GroupPage />} />
           <Route path="estudiantes" element={<StudentsPage />} />
+          <Route path="estudiantes/:email" element={<StudentAttemptsPage />} />
+          <Route path="calificar" element={<GradingQueuePage />} />
+          <Route path="calificar/:attemptId" element={<GradeAttemptPage />} />
+          <Route path="casos" element={<CasesPage />} />
+          <Route path="casos/nuevo" element={<NewCasePage />} />
+          <Route path="casos/:id" element={<EditCasePage />} />
+          <Route path="configuracion" element={<ConfigPage />} />
           <Route path="grupos/:id" element={<GroupDetailPage />} />
           <Route path="*" element={<Navigate to="grupo" replace />} />
         </Routes>

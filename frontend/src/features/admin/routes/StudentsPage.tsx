@@ -31,6 +31,9 @@ export function StudentsPage() {
           <Notice tone="warn">No se pudo cargar la información de los estudiantes; se muestran solo sus correos.</Notice>
         </div>
       )}
+      <p className="mb-4 text-slate-700">
+        Nota y promedio usan la calificación del tutor cuando existe y, si no, la autoevaluación. Abra a un estudiante para ver todos sus intentos.
+      </p>
       <MembersTable students={students} caption={`Estudiantes del grupo de ${group.carreraNombre}`} />
     </Card>
   )

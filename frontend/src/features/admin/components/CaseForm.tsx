@@ -1,0 +1,220 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { Button } from '@/components/ui/Button'
+import { Notice } from '@/components/ui/Notice'
+import type { Degree } from '@/features/carreras/api/get-degrees'
+import { areaSuggestions, caseFieldNames, type CaseDraft, type CaseField } from '../lib/case-draft'
+import { Field, FieldErrors, inputClass } from './fields'
+import { LegalBasesEditor } from './LegalBasesEditor'
+import { ListEditor } from './ListEditor'
+
+export type CaseProblems = Partial<Record<CaseField | '', string[]>>
+
+export const DEMO_NOTICE = 'Contenido de demostración: revisar antes de usar en evaluación.'
+
+// CaseForm edits every part of a case. The server validates; its problems
+// come back through `problems` and are shown beside each field, with a
+// summary at the top that takes the focus.
+export function CaseForm({
+  initial,
+  degrees,
+  problems,
+  submitLabel,
+  pending,
+  onSubmit,
+}: {
+  initial: CaseDraft
+  degrees: Degree[]
+  problems: CaseProblems
+  submitLabel: string
+  pending: boolean
+  onSubmit: (d: CaseDraft) => void
+}) {
+  const [d, setD] = useState(initial)
+  const base = useId()
+  const summaryRef = useRef<HTMLDivElement>(null)
+  const set = <K extends keyof CaseDraft>(k: K, v: CaseDraft[K]) => setD((x) => ({ ...x, [k]: v }))
+  const fieldId = (f: CaseField) => `${base}-${f}`
+
+  const problemFields = (Object.keys(caseFieldNames) as CaseField[]).filter((f) => problems[f]?.length)
+  const hasProblems = problemFields.length > 0 || !!problems['']?.length
+  useEffect(() => {
+    if (hasProblems) summaryRef.current?.focus()
+  }, [problems, hasProblems])
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    onSubmit(d)
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-6" noValidate>
+      {hasProblems && (
+        <div ref={summaryRef} tabIndex={-1} role="alert" className="rounded-xl border border-red-300 bg-red-50 p-4 text-red-900">
+          <p className="font-semibold">El caso tiene datos incompletos o no válidos. Revise:</p>
+          <ul className="mt-2 list-disc space-y-1 pl-5">
+            {problemFields.map((f) => (
+              <li key={f}>
+                <a href={`#${fieldId(f)}`} className="font-medium underline">
+                  {caseFieldNames[f]}
+                </a>
+                : {problems[f]!.join(' ')}
+              </li>
+            ))}
+            {problems['']?.map((m, i) => <li key={`x${i}`}>{m}</li>)}
+          </ul>
+        </div>
+      )}
+      {d.demo && <Notice tone="warn">{DEMO_NOTICE}</Notice>}
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Carrera" id={fieldId('degree')} errors={problems.degree}>
+          {({ id, describedBy, invalid }) => (
+            <select
+              id={id}
+              value={d.degreeId}
+              onChange={(e) => set('degreeId', e.target.value)}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              className={inputClass}
+            >
+              {degrees.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.nombre}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Área" id={fieldId('area')} errors={problems.area} hint="Elija una sugerida o escriba otra.">
+          {({ id, describedBy, invalid }) => (
+            <>
+              <input
+                id={id}
+                list={`${base}-areas`}
+                value={d.area}
+                maxLength={80}
+                onChange={(e) => set('area', e.target.value)}
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                className={inputClass}
+              />
+              <datalist id={`${base}-areas`}>
+                {areaSuggestions.map((a) => (
+                  <option key={a} value={a} />
+                ))}
+              </datalist>
+            </>
+          )}
+        </Field>
+      </div>
+
+      <Field label="Título" id={fieldId('title')} errors={problems.title}>
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            value={d.title}
+            maxLength={200}
+            onChange={(e) => set('title', e.target.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+
+      <Field label="Hechos del caso" id={fieldId('facts')} errors={problems.facts} hint="El relato que el estudiante lee al preparar (hasta 6000 caracteres).">
+        {({ id, describedBy, invalid }) => (
+          <textarea
+            id={id}
+            rows={8}
+            value={d.facts}
+            maxLength={6000}
+            onChange={(e) => set('facts', e.target.value)}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            className={inputClass}
+          />
+        )}
+      </Field>
+
+      <div id={fieldId('questions')} tabIndex={-1}>
+        <ListEditor
+          legend="Preguntas del caso"
+          hint="Lo que el estudiante debe resolver (de 1 a 5). Una por fila; Enter agrega otra."
+          itemLabel="Pregunta"
+          addLabel="Agregar pregunta"
+          values={d.questions}
+          onChange={(v) => set('questions', v)}
+          errors={problems.questions}
+        />
+      </div>
+      <div id={fieldId('followUps')} tabIndex={-1}>
+        <ListEditor
+          legend="Preguntas del tribunal"
+          hint="Las repreguntas que el tribunal hace después de la exposición (de 1 a 5)."
+          itemLabel="Pregunta del tribunal"
+          addLabel="Agregar pregunta del tribunal"
+          values={d.followUps}
+          onChange={(v) => set('followUps', v)}
+          errors={problems.followUps}
+        />
+      </div>
+      <div id={fieldId('keyPoints')} tabIndex={-1}>
+        <ListEditor
+          legend="Puntos clave esperados"
+          hint="Lo que una buena respuesta debe cubrir (de 1 a 12). El estudiante los ve al terminar."
+          itemLabel="Punto clave"
+          addLabel="Agregar punto clave"
+          values={d.keyPoints}
+          onChange={(v) => set('keyPoints', v)}
+          errors={problems.keyPoints}
+          rows={1}
+        />
+      </div>
+      <div id={fieldId('legalBases')} tabIndex={-1}>
+        <LegalBasesEditor values={d.legalBases} onChange={(v) => set('legalBases', v)} errors={problems.legalBases} />
+      </div>
+
+      <div className="grid gap-6 sm:grid-cols-2">
+        <fieldset id={fieldId('status')} tabIndex={-1} aria-describedby={`${base}-status-hint`}>
+          <legend className="font-medium text-slate-800">Estado</legend>
+          <p id={`${base}-status-hint`} className="text-sm text-slate-600">
+            Un caso retirado no se sortea; los intentos que ya lo usaron lo conservan.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-4">
+            {(
+              [
+                ['active', 'Activo'],
+                ['retired', 'Retirado'],
+              ] as const
+            ).map(([v, label]) => (
+              <label key={v} className="flex items-center gap-2">
+                <input type="radio" name={`${base}-status`} value={v} checked={d.status === v} onChange={() => set('status', v)} className="size-5" />
+                {label}
+              </label>
+            ))}
+          </div>
+          <FieldErrors errors={problems.status} />
+        </fieldset>
+        <div>
+          <span className="block font-medium text-slate-800" aria-hidden="true">
+            Contenido de demostración
+          </span>
+          <label className="mt-2 flex items-start gap-2">
+            <input type="checkbox" checked={d.demo} onChange={(e) => set('demo', e.target.checked)} className="mt-0.5 size-5 shrink-0" />
+            <span>Marcar como contenido de demostración (aún no revisado por docentes)</span>
+          </label>
+        </div>
+      </div>
+
+      <Button type="submit" disabled={pending} aria-describedby={pending ? `${base}-saving` : undefined}>
+        {submitLabel}
+      </Button>
+      {pending && (
+        <span id={`${base}-saving`} role="status" className="ml-3 text-slate-700">
+          Guardando…
+        </span>
+      )}
+    </form>
+  )
+}

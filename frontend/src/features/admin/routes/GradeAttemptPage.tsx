@@ -1,0 +1,130 @@
+import { Link, useParams } from 'react-router-dom'
+import { Card } from '@/components/ui/Card'
+import { Notice } from '@/components/ui/Notice'
+import { PageSpinner } from '@/components/ui/Spinner'
+import { useAttempt } from '@/features/attempts/api/get-attempt'
+import { modeName, statusName, type Attempt } from '@/features/attempts/api/types'
+import { PhaseTimesTable } from '@/features/attempts/components/PhaseTimesTable'
+import { RubricTable } from '@/features/attempts/components/RubricTable'
+import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
+import { formatDateTime } from '@/lib/format'
+import { AttemptRecordings } from '../components/AttemptRecordings'
+import { CaseDetails } from '../components/CaseDetails'
+import { GradeForm } from '../components/GradeForm'
+import { pathSegment } from '../lib/students'
+
+// GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
+// needs to grade one attempt, with the recordings beside the rubric.
+export function GradeAttemptPage() {
+  const { attemptId = '' } = useParams()
+  const q = useAttempt(attemptId)
+  const back = (
+    <p className="flex flex-wrap gap-x-6 gap-y-2">
+      <Link to="/admin/calificar" className="font-semibold text-brand-700 underline">
+        ← Volver a Calificar
+      </Link>
+      {q.data && (
+        <Link to={`/admin/estudiantes/${pathSegment(q.data.student.mail)}`} className="font-semibold text-brand-700 underline">
+          Intentos de {q.data.student.displayName || q.data.student.mail}
+        </Link>
+      )}
+    </p>
+  )
+  if (q.isPending) return <PageSpinner />
+  if (q.isError)
+    return (
+      <div className="space-y-6">
+        {back}
+        <Notice tone="error">No se encontró el intento, o no pertenece a sus grupos.</Notice>
+      </div>
+    )
+  const a = q.data
+  return (
+    <div className="space-y-6">
+      {back}
+      <AttemptHeader a={a} />
+      {a.status !== 'finished' ? (
+        <Notice>
+          {a.status === 'in_progress'
+            ? 'El estudiante aún no termina este intento. Podrá calificarlo cuando complete la autoevaluación.'
+            : 'El estudiante abandonó este intento; no se califica.'}
+        </Notice>
+      ) : (
+        <>
+          <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
+            <Card title="Caso">
+              <CaseDetails c={a.case} />
+            </Card>
+            <div className="space-y-6">
+              <Card title="Notas del estudiante">
+                {a.notes.trim() ? (
+                  <p className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800" tabIndex={0} aria-label="Notas del estudiante">
+                    {a.notes}
+                  </p>
+                ) : (
+                  <p className="text-slate-700">El estudiante no tomó notas.</p>
+                )}
+              </Card>
+              <Card title="Tiempo por fase">
+                <PhaseTimesTable phases={a.phases} />
+              </Card>
+            </div>
+          </div>
+          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+            <div>
+              {/* The recordings stay in view beside the rubric while grading. */}
+              <div className="lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
+                <Card title="Grabaciones">
+                  <AttemptRecordings attempt={a} />
+                </Card>
+              </div>
+            </div>
+            <div className="space-y-6">
+              <Card title="Autoevaluación del estudiante">
+                <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
+              </Card>
+              <Card>
+                <GradeForm key={a.id} attempt={a} />
+              </Card>
+            </div>
+          </div>
+        </>
+      )}
+    </div>
+  )
+}
+
+function AttemptHeader({ a }: { a: Attempt }) {
+  const items: [string, string][] = [
+    ['Estudiante', a.student.displayName || a.student.mail],
+    ['Correo', a.student.mail],
+    ['Carrera', a.degreeName],
+    ['Área', a.case.area],
+    ['Modo', modeName(a.mode)],
+    ['Estado', statusName(a.status)],
+    ['Empezó', formatDateTime(a.createdAt)],
+    ['Terminó', formatDateTime(a.finishedAt)],
+  ]
+  return (
+    <Card title={a.case.title}>
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2 lg:grid-cols-4">
+        {items.map(([k, v]) => (
+          <div key={k}>
+            <dt className="text-sm text-slate-600">{k}</dt>
+            <dd className="font-semibold break-words text-slate-900">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="mt-4 flex flex-wrap gap-3">
+        <ScoreBadge label="Autoevaluación" score={a.selfAssessment?.score} passScore={a.rubric.passScore} />
+        <ScoreBadge label="Tutor" score={a.tutorGrade?.score} passScore={a.rubric.passScore} />
+      </div>
+      {a.tutorGrade?.comments && (
+        <div className="mt-4">
+          <h3 className="text-sm text-slate-600">Comentarios enviados</h3>
+          <p className="whitespace-pre-wrap text-slate-900">{a.tutorGrade.comments}</p>
+        </div>
+      )}
+    </Card>
+  )
+}

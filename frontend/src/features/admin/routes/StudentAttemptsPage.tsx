@@ -1,0 +1,75 @@
+import { Link, useParams } from 'react-router-dom'
+import { Card } from '@/components/ui/Card'
+import { Notice } from '@/components/ui/Notice'
+import { PageSpinner } from '@/components/ui/Spinner'
+import { formatScore } from '@/lib/format'
+import { useActiveGroupStudents } from '../api/get-active-group-students'
+import { useStudentAttempts } from '../api/get-student-attempts'
+import { AttemptsTable } from '../components/AttemptsTable'
+import { TrendLabel } from '../components/MembersTable'
+import { attemptStats } from '../lib/students'
+
+// StudentAttemptsPage is /admin/estudiantes/:email: every attempt the
+// student made in the tutor's groups, each openable to grade or review.
+export function StudentAttemptsPage() {
+  const { email = '' } = useParams()
+  const q = useStudentAttempts(email)
+  // The active group's figures (trend) when the student is in it.
+  const group = useActiveGroupStudents()
+  const member = group.data?.students.find((s) => s.email.toLowerCase() === email.toLowerCase())
+  const name = member?.name || q.data?.[0]?.student.displayName || ''
+  const back = (
+    <p>
+      <Link to="/admin/estudiantes" className="font-semibold text-brand-700 underline">
+        ← Volver a Estudiantes
+      </Link>
+    </p>
+  )
+  if (q.isPending) return <PageSpinner />
+  if (q.isError)
+    return (
+      <div className="space-y-6">
+        {back}
+        <Notice tone="error">No se pudieron cargar los intentos del estudiante.</Notice>
+      </div>
+    )
+  const stats = attemptStats(q.data)
+  const figures: [string, string][] = [
+    ['Intentos', String(stats.attempts)],
+    ['Terminados', String(stats.finished)],
+    ['Calificados por usted', String(stats.graded)],
+    ['Promedio', stats.average === null ? '—' : `${formatScore(stats.average)} / 10`],
+  ]
+  return (
+    <div className="space-y-6">
+      {back}
+      <Card title={name ? `${name}` : email}>
+        {name && <p className="-mt-2 mb-4 break-all text-slate-700">{email}</p>}
+        <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2 lg:grid-cols-5">
+          {figures.map(([k, v]) => (
+            <div key={k}>
+              <dt className="text-sm text-slate-600">{k}</dt>
+              <dd className="text-lg font-semibold text-slate-900">{v}</dd>
+            </div>
+          ))}
+          {member && (
+            <div>
+              <dt className="text-sm text-slate-600">Tendencia en el grupo activo</dt>
+              <dd className="text-lg">
+                <TrendLabel trend={member.trend} />
+              </dd>
+            </div>
+          )}
+        </dl>
+        <p className="mt-3 text-sm text-slate-600">El promedio usa la nota del tutor cuando existe y, si no, la autoevaluación.</p>
+      </Card>
+      <Card title="Intentos">
+        {q.data.length === 0 ? (
+          <p className="text-slate-700">Este estudiante aún no tiene intentos en sus grupos.</p>
+        ) : (
+          <AttemptsTable attempts={q.data} caption={`Intentos de ${name || email}`} variant="student" />
+        )}
+      </Card>
+    </div>
+  )
+}
