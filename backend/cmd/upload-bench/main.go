@@ -26,6 +26,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -139,11 +140,11 @@ type summary struct {
 	Errors      int64     `json:"errors"`
 	ErrorSample []string  `json:"errorSample,omitempty"`
 
-	LatencyMs struct {
-		P50, P90, P99, P999, Max, Mean float64
-	} `json:"latencyMs"`
-	ChunksPerSec float64 `json:"chunksPerSecond"`
-	KBPerSec     float64 `json:"kilobytesPerSecond"`
+	LatencyMs latencies `json:"latencyMs"`
+	// Windows are the latencies of the chunks sent in each 10 s.
+	Windows      []window `json:"windows"`
+	ChunksPerSec float64  `json:"chunksPerSecond"`
+	KBPerSec     float64  `json:"kilobytesPerSecond"`
 	// MaxLagMs is how late the worst chunk was sent after its due time (an
 	// uploader still waiting for the previous acknowledgement).
 	MaxLagMs float64 `json:"maxSendLagMs"`
@@ -161,15 +162,20 @@ type summary struct {
 	ServerCPUPct     float64 `json:"serverCpuPercent"` // of one core, during the upload
 	ToolCPUPct       float64 `json:"toolCpuPercent"`   // this load generator, same unit
 
-	LoadStart   [3]float64 `json:"loadAverageAtStart"`
-	LoadEnd     [3]float64 `json:"loadAverageAtEnd"`
-	LoadMax1    float64    `json:"loadAverage1mMax"`
-	LoadMean1   float64    `json:"loadAverage1mMean"`
-	DataDirMiB  float64    `json:"dataDirMiB,omitempty"`
-	Checks      []check    `json:"checks"`
-	Pass        bool       `json:"pass"`
-	SamplesEach string     `json:"samplesEvery"`
-	Samples     []sample   `json:"samples"`
+	LoadStart [3]float64 `json:"loadAverageAtStart"`
+	LoadEnd   [3]float64 `json:"loadAverageAtEnd"`
+	LoadMax1  float64    `json:"loadAverage1mMax"`
+	LoadMean1 float64    `json:"loadAverage1mMean"`
+	// Pressure stall information over the upload: the share of time some
+	// task of the machine waited for a CPU or for I/O (other users of the
+	// machine included); -1 when /proc/pressure is missing.
+	CPUPressurePct float64  `json:"cpuPressureSomePercent"`
+	IOPressurePct  float64  `json:"ioPressureSomePercent"`
+	DataDirMiB     float64  `json:"dataDirMiB,omitempty"`
+	Checks         []check  `json:"checks"`
+	Pass           bool     `json:"pass"`
+	SamplesEach    string   `json:"samplesEvery"`
+	Samples        []sample `json:"samples"`
 }
 
 type check struct {
@@ -548,12 +554,13 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 		completed atomic.Int64
 		maxLag    atomic.Int64
 	)
-	lat := make([][]time.Duration, n)
+	lat := make([][]ack, n)
 	logf("uploading: %d recordings × %d chunks of %d bytes, one every %s per recording (%.0f chunks/s)",
 		n, chunks, o.chunkBytes, o.interval, float64(n)/o.interval.Seconds())
 
 	start := time.Now().Add(200 * time.Millisecond)
 	cpu0, tool0 := mon.serverCPU(), toolCPU()
+	cpuP0, ioP0 := pressureTotal("cpu"), pressureTotal("io")
 	var wg sync.WaitGroup
 	for i, st := range s.students {
 		// Spread the students over one interval, as real recorders start at
@@ -561,7 +568,7 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 		offset := time.Duration(int64(o.interval) * int64(i) / int64(n))
 		rng := rand.NewChaCha8([32]byte{byte(i), byte(i >> 8)})
 		wg.Go(func() {
-			lat[i] = make([]time.Duration, 0, chunks)
+			lat[i] = make([]ack, 0, chunks)
 			buf := make([]byte, o.chunkBytes)
 			for seq := range chunks {
 				due := start.Add(offset + time.Duration(seq)*o.interval)
@@ -591,7 +598,7 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 				case res.status/100 != 2:
 					errs.add("%s chunk %d: %d %s", st.email, seq, res.status, res.body)
 				default:
-					lat[i] = append(lat[i], d)
+					lat[i] = append(lat[i], ack{at: t.Sub(start), d: d})
 					ok.Add(1)
 					okBytes.Add(int64(o.chunkBytes))
 				}
@@ -638,6 +645,13 @@ loop:
 		sum.ServerCPUPct = 100 * (cpu - cpu0) / elapsed.Seconds()
 	}
 	sum.ToolCPUPct = 100 * (toolCPU() - tool0) / elapsed.Seconds()
+	sum.CPUPressurePct, sum.IOPressurePct = -1, -1
+	if p := pressureTotal("cpu"); p >= 0 && cpuP0 >= 0 {
+		sum.CPUPressurePct = 100 * (p - cpuP0) / elapsed.Seconds()
+	}
+	if p := pressureTotal("io"); p >= 0 && ioP0 >= 0 {
+		sum.IOPressurePct = 100 * (p - ioP0) / elapsed.Seconds()
+	}
 
 	sum.UploadSecs = elapsed.Seconds()
 	sum.ChunksSent, sum.ChunksOK, sum.BytesOK = sent.Load(), ok.Load(), okBytes.Load()
@@ -652,18 +666,60 @@ loop:
 	sum.KBPerSec = float64(sum.BytesOK) / 1000 / elapsed.Seconds()
 	sum.MaxLagMs = ms(time.Duration(maxLag.Load()))
 
-	all := slices.Concat(lat...)
-	slices.Sort(all)
-	if len(all) > 0 {
-		q := func(p float64) float64 { return ms(all[min(len(all)-1, int(p*float64(len(all))))]) }
-		var total time.Duration
-		for _, d := range all {
-			total += d
+	acks := slices.Concat(lat...)
+	sum.LatencyMs = quantiles(acks)
+	// Per window of the upload, to tell a burst from a steady tail.
+	slices.SortFunc(acks, func(a, b ack) int { return cmp.Compare(a.at, b.at) })
+	for lo := 0; lo < len(acks); {
+		w := acks[lo].at / latencyWindow
+		hi := lo
+		for hi < len(acks) && acks[hi].at/latencyWindow == w {
+			hi++
 		}
-		sum.LatencyMs.P50, sum.LatencyMs.P90, sum.LatencyMs.P99, sum.LatencyMs.P999 = q(0.50), q(0.90), q(0.99), q(0.999)
-		sum.LatencyMs.Max, sum.LatencyMs.Mean = ms(all[len(all)-1]), ms(total/time.Duration(len(all)))
+		sum.Windows = append(sum.Windows, window{StartS: (w * latencyWindow).Seconds(), Chunks: hi - lo, LatencyMs: quantiles(acks[lo:hi])})
+		lo = hi
 	}
 	return start
+}
+
+// ack is one acknowledged chunk: when it was sent (since the upload
+// started) and how long the acknowledgement took.
+type ack struct{ at, d time.Duration }
+
+// latencyWindow is the length of the windows of the per-window latencies.
+const latencyWindow = 10 * time.Second
+
+type latencies struct {
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+}
+
+type window struct {
+	StartS    float64   `json:"startSeconds"`
+	Chunks    int       `json:"chunks"`
+	LatencyMs latencies `json:"latencyMs"`
+}
+
+func quantiles(acks []ack) latencies {
+	var l latencies
+	if len(acks) == 0 {
+		return l
+	}
+	ds := make([]time.Duration, len(acks))
+	var total time.Duration
+	for i, a := range acks {
+		ds[i] = a.d
+		total += a.d
+	}
+	slices.Sort(ds)
+	q := func(p float64) float64 { return ms(ds[min(len(ds)-1, int(p*float64(len(ds))))]) }
+	l.P50, l.P90, l.P99, l.P999 = q(0.50), q(0.90), q(0.99), q(0.999)
+	l.Max, l.Mean = ms(ds[len(ds)-1]), ms(total/time.Duration(len(ds)))
+	return l
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -804,6 +860,25 @@ func toolCPU() float64 {
 	return tv(ru.Utime) + tv(ru.Stime)
 }
 
+// pressureTotal is the "some" stall time of resource (cpu, io) in seconds
+// since boot, from /proc/pressure; -1 when unavailable.
+func pressureTotal(resource string) float64 {
+	b, err := os.ReadFile("/proc/pressure/" + resource)
+	if err != nil {
+		return -1
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	_, total, ok := strings.Cut(line, "total=")
+	if !strings.HasPrefix(line, "some ") || !ok {
+		return -1
+	}
+	us, err := strconv.ParseFloat(strings.TrimSpace(total), 64)
+	if err != nil {
+		return -1
+	}
+	return us / 1e6
+}
+
 func loadAvg() [3]float64 {
 	var l [3]float64
 	b, err := os.ReadFile("/proc/loadavg")
@@ -851,6 +926,19 @@ func printSummary(w io.Writer, s *summary) {
 	l := s.LatencyMs
 	fmt.Fprintf(w, "  latency      p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms (mean %.1f ms)\n",
 		l.P50, l.P90, l.P99, l.P999, l.Max, l.Mean)
+	if len(s.Windows) > 0 {
+		p99s := make([]float64, len(s.Windows))
+		worst := s.Windows[0]
+		for i, win := range s.Windows {
+			p99s[i] = win.LatencyMs.P99
+			if win.LatencyMs.P99 > worst.LatencyMs.P99 {
+				worst = win
+			}
+		}
+		slices.Sort(p99s)
+		fmt.Fprintf(w, "  per 10 s     p99 median %.1f ms, best %.1f ms, worst %.1f ms (from %.0f s)\n",
+			p99s[len(p99s)/2], p99s[0], worst.LatencyMs.P99, worst.StartS)
+	}
 	fmt.Fprintf(w, "  throughput   %.1f chunks/s, %.0f kB/s over %.0f s (worst send lag %.0f ms)\n",
 		s.ChunksPerSec, s.KBPerSec, s.UploadSecs, s.MaxLagMs)
 	if s.RSSMeasured {
@@ -862,6 +950,10 @@ func printSummary(w io.Writer, s *summary) {
 	fmt.Fprintf(w, "  CPU          server %.0f%%, load generator %.0f%% (of one core; %d cores)\n", s.ServerCPUPct, s.ToolCPUPct, s.CPUs)
 	fmt.Fprintf(w, "  load average at start %.2f %.2f %.2f, during the upload mean %.2f max %.2f (1 min), at end %.2f %.2f %.2f\n",
 		s.LoadStart[0], s.LoadStart[1], s.LoadStart[2], s.LoadMean1, s.LoadMax1, s.LoadEnd[0], s.LoadEnd[1], s.LoadEnd[2])
+	if s.CPUPressurePct >= 0 {
+		fmt.Fprintf(w, "  pressure     during the upload some task of the machine waited for a CPU %.0f%% of the time, for I/O %.0f%%\n",
+			s.CPUPressurePct, s.IOPressurePct)
+	}
 	fmt.Fprintf(w, "  setup        %.0f s; data dir %.1f MiB at end\n", s.SetupSecs, s.DataDirMiB)
 	for _, c := range s.Checks {
 		mark := "ok  "
