@@ -473,10 +473,12 @@ func parallel(ctx context.Context, workers, n int, fn func(int) error) error {
 // --- HTTP ---
 
 // newClient gives each student its own connection pool, as each browser
-// has its own connection to the server.
+// has its own connection to the server. Its requests carry
+// "Accept-Encoding: gzip" (added by the transport, which also decompresses
+// the response), as a browser's fetch does.
 func newClient() *http.Client {
 	return &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second, DisableCompression: true,
+		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
 	}}
 }
 
@@ -497,6 +499,7 @@ func do(ctx context.Context, c *http.Client, method, url, cookie, contentType st
 	if cookie != "" {
 		req.Header.Set("Cookie", "simulador_session="+cookie)
 	}
+	req.Header.Set("Sec-Fetch-Site", "same-origin") // what a browser sends from the app's page
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
