@@ -75,6 +75,7 @@ type options struct {
 	url         string
 	bin         string
 	dataDir     string
+	tmp         string
 	pid         int
 	keep        bool
 	out         string
@@ -92,6 +93,7 @@ func main() {
 	flag.StringVar(&o.url, "url", "", "base URL of a running server (default: start -bin serve on a temporary DATA_DIR)")
 	flag.StringVar(&o.bin, "bin", "bin/simulador", "the simulador binary (server and users CLI)")
 	flag.StringVar(&o.dataDir, "data-dir", "", "with -url: the server's DATA_DIR, for `simulador users create`")
+	flag.StringVar(&o.tmp, "tmp", "", "parent directory of the temporary DATA_DIR (default: the system's temporary directory)")
 	flag.IntVar(&o.pid, "pid", 0, "with -url: the server's process id, to sample its memory")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary DATA_DIR (database, media, server.log)")
 	flag.StringVar(&o.out, "out", "", "write the summary as JSON to this file")
@@ -210,7 +212,12 @@ func run(ctx context.Context, o options) (*summary, error) {
 
 	base, pid, dataDir := o.url, o.pid, o.dataDir
 	if base == "" {
-		dir, err := os.MkdirTemp("", "upload-bench-")
+		if o.tmp != "" {
+			if err := os.MkdirAll(o.tmp, 0o755); err != nil {
+				return nil, err
+			}
+		}
+		dir, err := os.MkdirTemp(o.tmp, "upload-bench-")
 		if err != nil {
 			return nil, err
 		}
