@@ -31,6 +31,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -81,6 +82,7 @@ type options struct {
 	out         string
 	logLevel    string
 	cpuprofile  string
+	perf        string
 	setupWorker int
 }
 
@@ -99,6 +101,8 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "write the summary as JSON to this file")
 	flag.StringVar(&o.logLevel, "log-level", "info", "LOG_LEVEL of the child server")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of this tool (the load generator) to this file")
+	flag.StringVar(&o.perf, "perf", "", "record the server during the upload with Linux perf (perf record -g) into this file; "+
+		"the server has no profiling endpoint, read it with perf report")
 	flag.IntVar(&o.setupWorker, "setup-workers", setupCalls, "concurrent CLI runs and sign-ins during setup")
 	flag.Parse()
 	if o.students < 1 || o.interval <= 0 || o.duration < o.interval || o.chunkBytes < 1 {
@@ -247,7 +251,14 @@ func run(ctx context.Context, o options) (*summary, error) {
 
 	mon := newMonitor(pid)
 	mon.start(ctx)
+	stopPerf := func() {}
+	if o.perf != "" {
+		if stopPerf, err = startPerf(o.perf, pid); err != nil {
+			return nil, err
+		}
+	}
 	origin := upload(ctx, o, base, s, sum, mon)
+	stopPerf()
 	mon.stopAndSummarize(sum, origin)
 	sum.LoadEnd = loadAvg()
 	if o.url == "" {
@@ -326,6 +337,23 @@ func (c *child) stop() {
 		_ = c.cmd.Process.Kill()
 		<-c.done
 	}
+}
+
+// startPerf runs perf record on the server until the returned func is called.
+func startPerf(out string, pid int) (func(), error) {
+	if pid <= 0 {
+		return nil, errors.New("-perf needs the server's process id (-pid with -url)")
+	}
+	cmd := exec.Command("perf", "record", "-F", "499", "-g", "-p", strconv.Itoa(pid), "-o", out)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
+	}
+	return func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		logf("server profile written to %s (perf report -i %s)", out, out)
+	}, nil
 }
 
 // --- setup ---
