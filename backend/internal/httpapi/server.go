@@ -78,8 +78,15 @@ func New(d Deps) http.Handler {
 	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     5,
 		MinLength: 1024,
-		// Recordings are already compressed and are served with ranges.
-		Skipper: func(c echo.Context) bool { return strings.HasSuffix(c.Request().URL.Path, "/media") },
+		// Recordings are already compressed and are served with ranges. A
+		// chunk's acknowledgement is a few bytes, never compressed, but the
+		// middleware would still hold a pooled gzip writer (~800 KiB once
+		// used) for the whole upload of each chunk in flight: 200 recorders
+		// after a stall of a few seconds meant ~150 MB more memory.
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return strings.HasSuffix(p, "/media") || c.Request().Method == http.MethodPut && strings.Contains(p, "/chunks/")
+		},
 	}))
 
 	apiGroup := e.Group("/api", a.loadSession)

@@ -1,0 +1,1045 @@
+// Command upload-bench is a load benchmark of the recording upload, not part
+// of the product. It checks the budget of the upload: N students (200)
+// recording at once, each uploading its presentation (10 minutes of Opus)
+// in 2-second chunks, with no error, server memory growth under 200 MB and a
+// p99 chunk acknowledgement under 100 ms.
+//
+// By default it starts `bin/simulador serve` as a child process on a
+// temporary DATA_DIR and a free port; -url targets a server already running
+// instead (then -data-dir must be that server's DATA_DIR, so the users can
+// be created with the CLI, and -pid its process id to sample its memory).
+// Setup creates one tutor and N students with `simulador users create`,
+// loads one group with every student, signs each one in and starts one
+// simulacro attempt each. Then N uploaders run at once, each sending a chunk
+// of random bytes (Opus at 32 kbit/s × 2 s ≈ 8 kB) every -interval for
+// -duration, in real time, with the X-Chunk-SHA256 header, and timing each
+// PUT until its acknowledgement. Nothing is retried: any non-2xx response is
+// an error. Each recording is then completed and checked.
+//
+// The server's resident memory (VmRSS) and the load average are sampled
+// every second. The summary is printed, and written as JSON with -out; the
+// exit status is 1 when the budget is not met.
+//
+//	go run ./backend/cmd/upload-bench -duration 1m -out .bench/upload.json
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// The budget (issue: 200 concurrent recordings of 10 minutes).
+const (
+	budgetP99       = 100 * time.Millisecond
+	budgetRSSGrowth = 200e6 // bytes
+)
+
+const (
+	password   = "bench-password-1234"
+	mimeType   = "audio/webm;codecs=opus"
+	presPhase  = 1 // the presentation, recorded, in the default blueprint
+	setupCalls = 4 // concurrent sign-ins and CLI runs during setup (argon2id)
+)
+
+type options struct {
+	students    int
+	duration    time.Duration
+	interval    time.Duration
+	chunkBytes  int
+	url         string
+	bin         string
+	dataDir     string
+	tmp         string
+	pid         int
+	keep        bool
+	out         string
+	logLevel    string
+	cpuprofile  string
+	perf        string
+	setupWorker int
+}
+
+func main() {
+	var o options
+	flag.IntVar(&o.students, "students", 200, "concurrent recordings (one student each)")
+	flag.DurationVar(&o.duration, "duration", 10*time.Minute, "length of each recording (real time)")
+	flag.DurationVar(&o.interval, "interval", 2*time.Second, "time between chunks of one recording")
+	flag.IntVar(&o.chunkBytes, "chunk-bytes", 8000, "bytes per chunk (Opus at 32 kbit/s × 2 s ≈ 8 kB)")
+	flag.StringVar(&o.url, "url", "", "base URL of a running server (default: start -bin serve on a temporary DATA_DIR)")
+	flag.StringVar(&o.bin, "bin", "bin/simulador", "the simulador binary (server and users CLI)")
+	flag.StringVar(&o.dataDir, "data-dir", "", "with -url: the server's DATA_DIR, for `simulador users create`")
+	flag.StringVar(&o.tmp, "tmp", "", "parent directory of the temporary DATA_DIR (default: the system's temporary directory)")
+	flag.IntVar(&o.pid, "pid", 0, "with -url: the server's process id, to sample its memory")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temporary DATA_DIR (database, media, server.log)")
+	flag.StringVar(&o.out, "out", "", "write the summary as JSON to this file")
+	flag.StringVar(&o.logLevel, "log-level", "info", "LOG_LEVEL of the child server")
+	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of this tool (the load generator) to this file")
+	flag.StringVar(&o.perf, "perf", "", "record the server during the upload with Linux perf (perf record -g) into this file; "+
+		"the server has no profiling endpoint, read it with perf report")
+	flag.IntVar(&o.setupWorker, "setup-workers", setupCalls, "concurrent CLI runs and sign-ins during setup")
+	flag.Parse()
+	if o.students < 1 || o.interval <= 0 || o.duration < o.interval || o.chunkBytes < 1 {
+		fmt.Fprintln(os.Stderr, "upload-bench: need -students ≥ 1, -interval > 0, -duration ≥ -interval, -chunk-bytes ≥ 1")
+		os.Exit(2)
+	}
+	if o.url != "" && o.dataDir == "" {
+		fmt.Fprintln(os.Stderr, "upload-bench: -url needs -data-dir (the server's DATA_DIR) to create the users")
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := run(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "upload-bench:", err)
+		os.Exit(1)
+	}
+	if !sum.Pass {
+		os.Exit(1)
+	}
+}
+
+// summary is the result, printed and written as JSON.
+type summary struct {
+	Started     time.Time `json:"started"`
+	Students    int       `json:"students"`
+	Duration    string    `json:"duration"`
+	Interval    string    `json:"interval"`
+	ChunkBytes  int       `json:"chunkBytes"`
+	Target      string    `json:"target"`
+	GoVersion   string    `json:"goVersion"`
+	CPUs        int       `json:"cpus"`
+	SetupSecs   float64   `json:"setupSeconds"`
+	UploadSecs  float64   `json:"uploadSeconds"`
+	ChunksPlan  int       `json:"chunksPlanned"`
+	ChunksSent  int64     `json:"chunksSent"`
+	ChunksOK    int64     `json:"chunksAcknowledged"`
+	BytesOK     int64     `json:"bytesAcknowledged"`
+	Completed   int64     `json:"recordingsCompleted"`
+	Errors      int64     `json:"errors"`
+	ErrorSample []string  `json:"errorSample,omitempty"`
+
+	LatencyMs latencies `json:"latencyMs"`
+	// Windows are the latencies of the chunks sent in each 10 s.
+	Windows      []window `json:"windows"`
+	ChunksPerSec float64  `json:"chunksPerSecond"`
+	KBPerSec     float64  `json:"kilobytesPerSecond"`
+	// MaxLagMs is how late the worst chunk was sent after its due time (an
+	// uploader still waiting for the previous acknowledgement).
+	MaxLagMs float64 `json:"maxSendLagMs"`
+
+	// Server memory (VmRSS): when started, after the setup, the lowest
+	// value before the largest rise (baseline), the peak, the largest rise
+	// (growth, judged against the budget) and at the end.
+	RSSMeasured      bool    `json:"rssMeasured"`
+	RSSFreshMiB      float64 `json:"rssFreshMiB"`
+	RSSAfterSetupMiB float64 `json:"rssAfterSetupMiB"`
+	RSSBaselineMiB   float64 `json:"rssBaselineMiB"`
+	RSSPeakMiB       float64 `json:"rssPeakMiB"`
+	RSSGrowthMiB     float64 `json:"rssGrowthMiB"`
+	RSSEndMiB        float64 `json:"rssEndMiB"`
+	ServerCPUPct     float64 `json:"serverCpuPercent"` // of one core, during the upload
+	ToolCPUPct       float64 `json:"toolCpuPercent"`   // this load generator, same unit
+
+	LoadStart [3]float64 `json:"loadAverageAtStart"`
+	LoadEnd   [3]float64 `json:"loadAverageAtEnd"`
+	LoadMax1  float64    `json:"loadAverage1mMax"`
+	LoadMean1 float64    `json:"loadAverage1mMean"`
+	// Pressure stall information over the upload: the share of time some
+	// task of the machine waited for a CPU or for I/O (other users of the
+	// machine included); -1 when /proc/pressure is missing.
+	CPUPressurePct float64  `json:"cpuPressureSomePercent"`
+	IOPressurePct  float64  `json:"ioPressureSomePercent"`
+	DataDirMiB     float64  `json:"dataDirMiB,omitempty"`
+	Checks         []check  `json:"checks"`
+	Pass           bool     `json:"pass"`
+	SamplesEach    string   `json:"samplesEvery"`
+	Samples        []sample `json:"samples"`
+}
+
+type check struct {
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+	Budget string `json:"budget"`
+	Pass   bool   `json:"pass"`
+}
+
+type sample struct {
+	T      float64 `json:"t"` // seconds since the upload started (negative: setup)
+	RSSMiB float64 `json:"rssMiB,omitempty"`
+	Load1  float64 `json:"load1"`
+}
+
+func run(ctx context.Context, o options) (*summary, error) {
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	sum := &summary{Started: time.Now().UTC(), Students: o.students, Duration: o.duration.String(), Interval: o.interval.String(),
+		ChunkBytes: o.chunkBytes, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), SamplesEach: "1s"}
+	sum.LoadStart = loadAvg()
+	setupStart := time.Now()
+
+	base, pid, dataDir := o.url, o.pid, o.dataDir
+	if base == "" {
+		if o.tmp != "" {
+			if err := os.MkdirAll(o.tmp, 0o755); err != nil {
+				return nil, err
+			}
+		}
+		dir, err := os.MkdirTemp(o.tmp, "upload-bench-")
+		if err != nil {
+			return nil, err
+		}
+		dataDir = dir
+		if o.keep {
+			fmt.Fprintln(os.Stderr, "DATA_DIR kept at", dir)
+		} else {
+			defer os.RemoveAll(dir)
+		}
+		srv, err := startServer(ctx, o, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer srv.stop()
+		base, pid = srv.url, srv.cmd.Process.Pid
+		sum.RSSFreshMiB = rssMiB(pid)
+	}
+	base = strings.TrimRight(base, "/")
+	sum.Target = base
+
+	s, err := setup(ctx, o, base, dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
+	}
+	sum.SetupSecs = time.Since(setupStart).Seconds()
+	logf("setup done in %.0fs: %d students signed in, one attempt and one recording each", sum.SetupSecs, len(s.students))
+
+	mon := newMonitor(pid)
+	mon.start(ctx)
+	stopPerf := func() {}
+	if o.perf != "" {
+		if stopPerf, err = startPerf(o.perf, pid); err != nil {
+			return nil, err
+		}
+	}
+	origin := upload(ctx, o, base, s, sum, mon)
+	stopPerf()
+	mon.stopAndSummarize(sum, origin)
+	sum.LoadEnd = loadAvg()
+	if o.url == "" {
+		sum.DataDirMiB = float64(dirSize(dataDir)) / (1 << 20)
+	}
+	judge(sum)
+	printSummary(os.Stdout, sum)
+	if o.out != "" {
+		if err := writeJSON(o.out, sum); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+// --- child server ---
+
+type child struct {
+	cmd  *exec.Cmd
+	url  string
+	log  string
+	done chan struct{}
+}
+
+func startServer(ctx context.Context, o options, dir string) (*child, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	logPath := filepath.Join(dir, "server.log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(o.bin, "serve")
+	cmd.Env = append(os.Environ(), "DATA_DIR="+dir, "ADDR="+addr, "PORT=", "LOG_LEVEL="+o.logLevel)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s serve: %w", o.bin, err)
+	}
+	c := &child{cmd: cmd, url: "http://" + addr, log: logPath, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); logFile.Close(); close(c.done) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := http.Get(c.url + "/api/health")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				logf("server pid %d at %s (DATA_DIR %s)", cmd.Process.Pid, c.url, dir)
+				return c, nil
+			}
+		}
+		select {
+		case <-c.done:
+			return nil, fmt.Errorf("the server exited at start:\n%s", tail(logPath, 20))
+		case <-ctx.Done():
+			c.stop()
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			c.stop()
+			return nil, fmt.Errorf("the server did not answer /api/health in 30s:\n%s", tail(logPath, 20))
+		}
+	}
+}
+
+func (c *child) stop() {
+	_ = c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.done:
+	case <-time.After(20 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.done
+	}
+}
+
+// startPerf runs perf record on the server until the returned func is called.
+func startPerf(out string, pid int) (func(), error) {
+	if pid <= 0 {
+		return nil, errors.New("-perf needs the server's process id (-pid with -url)")
+	}
+	cmd := exec.Command("perf", "record", "-F", "499", "-g", "-p", strconv.Itoa(pid), "-o", out)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
+	}
+	return func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+		logf("server profile written to %s (perf report -i %s)", out, out)
+	}, nil
+}
+
+// --- setup ---
+
+type student struct {
+	email     string
+	cookie    string
+	attemptID string
+	recID     string
+	client    *http.Client
+}
+
+type setupResult struct {
+	students []*student
+}
+
+func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, error) {
+	run := strconv.FormatInt(time.Now().Unix(), 36) // fresh accounts on a reused server
+	tutorEmail := "bench-" + run + "-tutor@utpl.edu.ec"
+	students := make([]*student, o.students)
+	for i := range students {
+		students[i] = &student{email: fmt.Sprintf("bench-%s-s%04d@utpl.edu.ec", run, i), recID: fmt.Sprintf("bench-%s-rec-%04d", run, i),
+			client: newClient()}
+	}
+
+	// The tutor first (it may migrate a fresh database), then the students.
+	t0 := time.Now()
+	if err := createUser(ctx, o.bin, dataDir, tutorEmail, "tutor"); err != nil {
+		return nil, err
+	}
+	if err := parallel(ctx, o.setupWorker, len(students), func(i int) error {
+		return createUser(ctx, o.bin, dataDir, students[i].email, "estudiante")
+	}); err != nil {
+		return nil, err
+	}
+	logf("created 1 tutor and %d students with the CLI in %.0fs", len(students), time.Since(t0).Seconds())
+
+	tutorClient := newClient()
+	tutorCookie, err := login(ctx, tutorClient, base, tutorEmail)
+	if err != nil {
+		return nil, err
+	}
+	var csv strings.Builder
+	csv.WriteString("email,degree\n")
+	for _, s := range students {
+		csv.WriteString(s.email + ",Derecho\n")
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("file", "grupo.csv")
+	_, _ = io.WriteString(fw, csv.String())
+	_ = mw.Close()
+	res, err := do(ctx, tutorClient, http.MethodPost, base+"/api/admin/group", tutorCookie, mw.FormDataContentType(), body.Bytes(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("load group: %w", err)
+	}
+	if res.status != http.StatusCreated {
+		return nil, fmt.Errorf("load group: %d %s", res.status, res.body)
+	}
+
+	t0 = time.Now()
+	err = parallel(ctx, o.setupWorker, len(students), func(i int) error {
+		s := students[i]
+		var err error
+		if s.cookie, err = login(ctx, s.client, base, s.email); err != nil {
+			return err
+		}
+		res, err := doJSON(ctx, s.client, http.MethodPost, base+"/api/attempts", s.cookie, map[string]string{"mode": "simulacro"})
+		if err != nil {
+			return err
+		}
+		if res.status != http.StatusCreated {
+			return fmt.Errorf("start attempt of %s: %d %s", s.email, res.status, res.body)
+		}
+		var a struct {
+			ID string `json:"id"`
+		}
+		if err := json.Unmarshal(res.body, &a); err != nil || a.ID == "" {
+			return fmt.Errorf("start attempt of %s: %v %s", s.email, err, res.body)
+		}
+		s.attemptID = a.ID
+		res, err = doJSON(ctx, s.client, http.MethodPut, recURL(base, s), s.cookie, map[string]any{"phase": presPhase, "mimeType": mimeType})
+		if err != nil {
+			return err
+		}
+		if res.status != http.StatusOK {
+			return fmt.Errorf("register recording of %s: %d %s", s.email, res.status, res.body)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	logf("signed in %d students and started their attempts in %.0fs", len(students), time.Since(t0).Seconds())
+	return &setupResult{students: students}, nil
+}
+
+func createUser(ctx context.Context, bin, dataDir, email, role string) error {
+	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--password", password, "--role", role)
+	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("users create %s: %w: %s", email, err, out)
+	}
+	return nil
+}
+
+func login(ctx context.Context, c *http.Client, base, email string) (string, error) {
+	res, err := doJSON(ctx, c, http.MethodPost, base+"/api/auth/login", "", map[string]string{"email": email, "password": password})
+	if err != nil {
+		return "", err
+	}
+	if res.status != http.StatusOK {
+		return "", fmt.Errorf("sign in %s: %d %s", email, res.status, res.body)
+	}
+	for _, ck := range res.cookies {
+		if ck.Name == "simulador_session" && ck.Value != "" {
+			return ck.Value, nil
+		}
+	}
+	return "", fmt.Errorf("sign in %s: no session cookie", email)
+}
+
+// parallel runs fn(0..n-1) on workers goroutines and returns the first error.
+func parallel(ctx context.Context, workers, n int, fn func(int) error) error {
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err })
+					next.Store(int64(n))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return first
+}
+
+// --- HTTP ---
+
+// newClient gives each student its own connection pool, as each browser
+// has its own connection to the server. Its requests carry
+// "Accept-Encoding: gzip" (added by the transport, which also decompresses
+// the response), as a browser's fetch does.
+func newClient() *http.Client {
+	return &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
+		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
+	}}
+}
+
+type response struct {
+	status  int
+	body    []byte
+	cookies []*http.Cookie
+}
+
+func do(ctx context.Context, c *http.Client, method, url, cookie, contentType string, body []byte, header map[string]string) (response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return response{}, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if cookie != "" {
+		req.Header.Set("Cookie", "simulador_session="+cookie)
+	}
+	req.Header.Set("Sec-Fetch-Site", "same-origin") // what a browser sends from the app's page
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return response{}, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return response{}, err
+	}
+	return response{status: res.StatusCode, body: b, cookies: res.Cookies()}, nil
+}
+
+func doJSON(ctx context.Context, c *http.Client, method, url, cookie string, v any) (response, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return response{}, err
+	}
+	return do(ctx, c, method, url, cookie, "application/json", b, nil)
+}
+
+func recURL(base string, s *student) string {
+	return base + "/api/attempts/" + s.attemptID + "/recordings/" + s.recID
+}
+
+// --- the upload ---
+
+type errorLog struct {
+	mu     sync.Mutex
+	n      atomic.Int64
+	sample []string
+}
+
+func (e *errorLog) add(format string, args ...any) {
+	if e.n.Add(1) <= 20 {
+		msg := fmt.Sprintf(format, args...)
+		e.mu.Lock()
+		e.sample = append(e.sample, msg)
+		e.mu.Unlock()
+		logf("error: %s", msg)
+	}
+}
+
+// upload runs the uploaders and returns when they started.
+func upload(ctx context.Context, o options, base string, s *setupResult, sum *summary, mon *monitor) time.Time {
+	n := len(s.students)
+	chunks := int(o.duration / o.interval)
+	sum.ChunksPlan = n * chunks
+	var (
+		errs      errorLog
+		sent, ok  atomic.Int64
+		okBytes   atomic.Int64
+		completed atomic.Int64
+		maxLag    atomic.Int64
+	)
+	lat := make([][]ack, n)
+	logf("uploading: %d recordings × %d chunks of %d bytes, one every %s per recording (%.0f chunks/s)",
+		n, chunks, o.chunkBytes, o.interval, float64(n)/o.interval.Seconds())
+
+	start := time.Now().Add(200 * time.Millisecond)
+	cpu0, tool0 := mon.serverCPU(), toolCPU()
+	cpuP0, ioP0 := pressureTotal("cpu"), pressureTotal("io")
+	var wg sync.WaitGroup
+	for i, st := range s.students {
+		// Spread the students over one interval, as real recorders start at
+		// different moments.
+		offset := time.Duration(int64(o.interval) * int64(i) / int64(n))
+		rng := rand.NewChaCha8([32]byte{byte(i), byte(i >> 8)})
+		wg.Go(func() {
+			lat[i] = make([]ack, 0, chunks)
+			buf := make([]byte, o.chunkBytes)
+			for seq := range chunks {
+				due := start.Add(offset + time.Duration(seq)*o.interval)
+				if d := time.Until(due); d > 0 {
+					select {
+					case <-time.After(d):
+					case <-ctx.Done():
+						return
+					}
+				} else if lag := int64(-d); lag > maxLag.Load() {
+					maxLag.Store(lag) // racy max: good enough for a report
+				}
+				_, _ = rng.Read(buf)
+				sha := sha256.Sum256(buf)
+				url := recURL(base, st) + "/chunks/" + strconv.Itoa(seq)
+				sent.Add(1)
+				t := time.Now()
+				res, err := do(ctx, st.client, http.MethodPut, url, st.cookie, "application/octet-stream", buf,
+					map[string]string{"X-Chunk-SHA256": hex.EncodeToString(sha[:])})
+				d := time.Since(t)
+				switch {
+				case err != nil:
+					if ctx.Err() != nil {
+						return
+					}
+					errs.add("%s chunk %d: %v", st.email, seq, err)
+				case res.status/100 != 2:
+					errs.add("%s chunk %d: %d %s", st.email, seq, res.status, res.body)
+				default:
+					lat[i] = append(lat[i], ack{at: t.Sub(start), d: d})
+					ok.Add(1)
+					okBytes.Add(int64(o.chunkBytes))
+				}
+			}
+			res, err := doJSON(ctx, st.client, http.MethodPost, recURL(base, st)+"/complete", st.cookie,
+				map[string]any{"chunks": chunks, "durationMs": (time.Duration(chunks) * o.interval).Milliseconds()})
+			if err != nil {
+				errs.add("%s complete: %v", st.email, err)
+				return
+			}
+			var r struct {
+				Complete bool  `json:"complete"`
+				Chunks   int   `json:"chunks"`
+				Bytes    int64 `json:"bytes"`
+			}
+			if res.status != http.StatusOK || json.Unmarshal(res.body, &r) != nil {
+				errs.add("%s complete: %d %s", st.email, res.status, res.body)
+				return
+			}
+			if !r.Complete || r.Chunks != chunks || r.Bytes != int64(chunks*o.chunkBytes) {
+				errs.add("%s complete: got complete=%v chunks=%d bytes=%d, want true %d %d", st.email, r.Complete, r.Chunks, r.Bytes,
+					chunks, chunks*o.chunkBytes)
+				return
+			}
+			completed.Add(1)
+		})
+	}
+	progress := time.NewTicker(30 * time.Second)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+loop:
+	for {
+		select {
+		case <-done:
+			break loop
+		case <-progress.C:
+			logf("%4.0fs: %d chunks acknowledged, %d errors, server RSS %.0f MiB, load %.2f",
+				time.Since(start).Seconds(), ok.Load(), errs.n.Load(), mon.current(), loadAvg()[0])
+		}
+	}
+	progress.Stop()
+	elapsed := time.Since(start)
+	if cpu := mon.serverCPU(); cpu >= 0 && cpu0 >= 0 {
+		sum.ServerCPUPct = 100 * (cpu - cpu0) / elapsed.Seconds()
+	}
+	sum.ToolCPUPct = 100 * (toolCPU() - tool0) / elapsed.Seconds()
+	sum.CPUPressurePct, sum.IOPressurePct = -1, -1
+	if p := pressureTotal("cpu"); p >= 0 && cpuP0 >= 0 {
+		sum.CPUPressurePct = 100 * (p - cpuP0) / elapsed.Seconds()
+	}
+	if p := pressureTotal("io"); p >= 0 && ioP0 >= 0 {
+		sum.IOPressurePct = 100 * (p - ioP0) / elapsed.Seconds()
+	}
+
+	sum.UploadSecs = elapsed.Seconds()
+	sum.ChunksSent, sum.ChunksOK, sum.BytesOK = sent.Load(), ok.Load(), okBytes.Load()
+	sum.Completed = completed.Load()
+	sum.Errors = errs.n.Load()
+	if ctx.Err() != nil {
+		sum.Errors++
+		errs.sample = append(errs.sample, "interrupted")
+	}
+	sum.ErrorSample = errs.sample
+	sum.ChunksPerSec = float64(sum.ChunksOK) / elapsed.Seconds()
+	sum.KBPerSec = float64(sum.BytesOK) / 1000 / elapsed.Seconds()
+	sum.MaxLagMs = ms(time.Duration(maxLag.Load()))
+
+	acks := slices.Concat(lat...)
+	sum.LatencyMs = quantiles(acks)
+	// Per window of the upload, to tell a burst from a steady tail.
+	slices.SortFunc(acks, func(a, b ack) int { return cmp.Compare(a.at, b.at) })
+	for lo := 0; lo < len(acks); {
+		w := acks[lo].at / latencyWindow
+		hi := lo
+		for hi < len(acks) && acks[hi].at/latencyWindow == w {
+			hi++
+		}
+		sum.Windows = append(sum.Windows, window{StartS: (w * latencyWindow).Seconds(), Chunks: hi - lo, LatencyMs: quantiles(acks[lo:hi])})
+		lo = hi
+	}
+	return start
+}
+
+// ack is one acknowledged chunk: when it was sent (since the upload
+// started) and how long the acknowledgement took.
+type ack struct{ at, d time.Duration }
+
+// latencyWindow is the length of the windows of the per-window latencies.
+const latencyWindow = 10 * time.Second
+
+type latencies struct {
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+}
+
+type window struct {
+	StartS    float64   `json:"startSeconds"`
+	Chunks    int       `json:"chunks"`
+	LatencyMs latencies `json:"latencyMs"`
+}
+
+func quantiles(acks []ack) latencies {
+	var l latencies
+	if len(acks) == 0 {
+		return l
+	}
+	ds := make([]time.Duration, len(acks))
+	var total time.Duration
+	for i, a := range acks {
+		ds[i] = a.d
+		total += a.d
+	}
+	slices.Sort(ds)
+	q := func(p float64) float64 { return ms(ds[min(len(ds)-1, int(p*float64(len(ds))))]) }
+	l.P50, l.P90, l.P99, l.P999 = q(0.50), q(0.90), q(0.99), q(0.999)
+	l.Max, l.Mean = ms(ds[len(ds)-1]), ms(total/time.Duration(len(ds)))
+	return l
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// --- monitoring ---
+
+// monitor samples the server's RSS and the load average every second.
+type monitor struct {
+	pid     int
+	mu      sync.Mutex
+	samples []timedSample
+	last    float64
+	stopc   chan struct{}
+	done    chan struct{}
+}
+
+type timedSample struct {
+	at  time.Time
+	rss float64
+	l1  float64
+}
+
+func newMonitor(pid int) *monitor {
+	return &monitor{pid: pid, stopc: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (m *monitor) start(ctx context.Context) {
+	m.take()
+	go func() {
+		defer close(m.done)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-m.stopc:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				m.take()
+			}
+		}
+	}()
+}
+
+func (m *monitor) take() {
+	rss := rssMiB(m.pid)
+	l := loadAvg()[0]
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.samples = append(m.samples, timedSample{at: time.Now(), rss: rss, l1: l})
+	m.last = rss
+}
+
+func (m *monitor) current() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last
+}
+
+// stopAndSummarize fills in the memory and load figures. The growth is the
+// largest rise of the RSS over its lowest value before it: right after the
+// setup the RSS still holds the garbage of 200 argon2id sign-ins (19 MiB
+// each), which the Go runtime returns to the system only after its next
+// collection, a few seconds into the upload.
+func (m *monitor) stopAndSummarize(sum *summary, origin time.Time) {
+	close(m.stopc)
+	<-m.done
+	m.take()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	sum.RSSMeasured = m.pid > 0 && len(m.samples) > 0 && m.samples[0].rss > 0
+	low := -1.0
+	var total float64
+	for _, s := range m.samples {
+		sum.Samples = append(sum.Samples, sample{T: s.at.Sub(origin).Seconds(), RSSMiB: s.rss, Load1: s.l1})
+		sum.LoadMax1 = max(sum.LoadMax1, s.l1)
+		total += s.l1
+		if low < 0 || s.rss < low {
+			low = s.rss
+		}
+		if s.rss-low > sum.RSSGrowthMiB || sum.RSSBaselineMiB == 0 {
+			sum.RSSGrowthMiB, sum.RSSBaselineMiB = s.rss-low, low
+		}
+		sum.RSSPeakMiB = max(sum.RSSPeakMiB, s.rss)
+	}
+	sum.RSSAfterSetupMiB, sum.RSSEndMiB = m.samples[0].rss, m.last
+	sum.LoadMean1 = total / float64(len(m.samples))
+}
+
+// rssMiB reads VmRSS of pid from /proc; 0 when unknown.
+func rssMiB(pid int) float64 {
+	if pid <= 0 {
+		return 0
+	}
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// serverCPU returns the server's user+system CPU seconds; -1 when unknown.
+func (m *monitor) serverCPU() float64 {
+	if m.pid <= 0 {
+		return -1
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", m.pid))
+	if err != nil {
+		return -1
+	}
+	// Fields after the command name, which is in parentheses: utime and
+	// stime are fields 14 and 15 of the whole line.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if len(f) < 13 {
+		return -1
+	}
+	u, _ := strconv.ParseFloat(f[11], 64)
+	k, _ := strconv.ParseFloat(f[12], 64)
+	return (u + k) / 100 // USER_HZ is 100 on Linux
+}
+
+func toolCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
+}
+
+// pressureTotal is the "some" stall time of resource (cpu, io) in seconds
+// since boot, from /proc/pressure; -1 when unavailable.
+func pressureTotal(resource string) float64 {
+	b, err := os.ReadFile("/proc/pressure/" + resource)
+	if err != nil {
+		return -1
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	_, total, ok := strings.Cut(line, "total=")
+	if !strings.HasPrefix(line, "some ") || !ok {
+		return -1
+	}
+	us, err := strconv.ParseFloat(strings.TrimSpace(total), 64)
+	if err != nil {
+		return -1
+	}
+	return us / 1e6
+}
+
+func loadAvg() [3]float64 {
+	var l [3]float64
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return l
+	}
+	f := strings.Fields(string(b))
+	for i := range min(3, len(f)) {
+		l[i], _ = strconv.ParseFloat(f[i], 64)
+	}
+	return l
+}
+
+// --- verdict and report ---
+
+func judge(sum *summary) {
+	sum.Checks = []check{
+		{Name: "errors", Value: strconv.FormatInt(sum.Errors, 10), Budget: "0", Pass: sum.Errors == 0},
+		{Name: "recordings completed", Value: strconv.FormatInt(sum.Completed, 10), Budget: strconv.Itoa(sum.Students),
+			Pass: sum.Completed == int64(sum.Students)},
+		{Name: "p99 chunk acknowledgement", Value: fmt.Sprintf("%.1f ms", sum.LatencyMs.P99), Budget: "< 100 ms",
+			Pass: sum.ChunksOK > 0 && sum.LatencyMs.P99 < ms(budgetP99)},
+	}
+	if sum.RSSMeasured {
+		sum.Checks = append(sum.Checks, check{Name: "server RSS growth", Value: fmt.Sprintf("%.1f MiB", sum.RSSGrowthMiB),
+			Budget: "< 200 MB (190.7 MiB)", Pass: sum.RSSGrowthMiB*(1<<20) < budgetRSSGrowth})
+	} else {
+		sum.Checks = append(sum.Checks, check{Name: "server RSS growth", Value: "not measured (give -pid with -url)",
+			Budget: "< 200 MB", Pass: true})
+	}
+	sum.Pass = true
+	for _, c := range sum.Checks {
+		sum.Pass = sum.Pass && c.Pass
+	}
+}
+
+func printSummary(w io.Writer, s *summary) {
+	fmt.Fprintf(w, "\nupload-bench: %d recordings × %s, a %d-byte chunk every %s each, against %s\n",
+		s.Students, s.Duration, s.ChunkBytes, s.Interval, s.Target)
+	fmt.Fprintf(w, "  chunks       %d sent, %d acknowledged of %d planned; %d errors; %d/%d recordings completed\n",
+		s.ChunksSent, s.ChunksOK, s.ChunksPlan, s.Errors, s.Completed, s.Students)
+	for _, e := range s.ErrorSample {
+		fmt.Fprintf(w, "               %s\n", e)
+	}
+	l := s.LatencyMs
+	fmt.Fprintf(w, "  latency      p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms (mean %.1f ms)\n",
+		l.P50, l.P90, l.P99, l.P999, l.Max, l.Mean)
+	if len(s.Windows) > 0 {
+		p99s := make([]float64, len(s.Windows))
+		worst := s.Windows[0]
+		for i, win := range s.Windows {
+			p99s[i] = win.LatencyMs.P99
+			if win.LatencyMs.P99 > worst.LatencyMs.P99 {
+				worst = win
+			}
+		}
+		slices.Sort(p99s)
+		fmt.Fprintf(w, "  per 10 s     p99 median %.1f ms, best %.1f ms, worst %.1f ms (from %.0f s)\n",
+			p99s[len(p99s)/2], p99s[0], worst.LatencyMs.P99, worst.StartS)
+	}
+	fmt.Fprintf(w, "  throughput   %.1f chunks/s, %.0f kB/s over %.0f s (worst send lag %.0f ms)\n",
+		s.ChunksPerSec, s.KBPerSec, s.UploadSecs, s.MaxLagMs)
+	if s.RSSMeasured {
+		fmt.Fprintf(w, "  server RSS   baseline %.1f MiB, peak %.1f MiB, growth %.1f MiB (fresh server %.1f MiB, after setup %.1f MiB, end %.1f MiB)\n",
+			s.RSSBaselineMiB, s.RSSPeakMiB, s.RSSGrowthMiB, s.RSSFreshMiB, s.RSSAfterSetupMiB, s.RSSEndMiB)
+	} else {
+		fmt.Fprintf(w, "  server RSS   not measured\n")
+	}
+	fmt.Fprintf(w, "  CPU          server %.0f%%, load generator %.0f%% (of one core; %d cores)\n", s.ServerCPUPct, s.ToolCPUPct, s.CPUs)
+	fmt.Fprintf(w, "  load average at start %.2f %.2f %.2f, during the upload mean %.2f max %.2f (1 min), at end %.2f %.2f %.2f\n",
+		s.LoadStart[0], s.LoadStart[1], s.LoadStart[2], s.LoadMean1, s.LoadMax1, s.LoadEnd[0], s.LoadEnd[1], s.LoadEnd[2])
+	if s.CPUPressurePct >= 0 {
+		fmt.Fprintf(w, "  pressure     during the upload some task of the machine waited for a CPU %.0f%% of the time, for I/O %.0f%%\n",
+			s.CPUPressurePct, s.IOPressurePct)
+	}
+	fmt.Fprintf(w, "  setup        %.0f s; data dir %.1f MiB at end\n", s.SetupSecs, s.DataDirMiB)
+	for _, c := range s.Checks {
+		mark := "ok  "
+		if !c.Pass {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(w, "  %s %-26s %s (budget %s)\n", mark, c.Name, c.Value, c.Budget)
+	}
+	if s.Pass {
+		fmt.Fprintln(w, "PASS")
+	} else {
+		fmt.Fprintln(w, "FAIL")
+	}
+}
+
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+func tail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
+}
