@@ -247,7 +247,8 @@ func (a *Attempt) resume(i int, now time.Time) {
 	if i >= len(a.Phases) || a.Phases[i].PausedAt == nil {
 		return
 	}
-	a.Phases[i].PausedSec += int(now.Sub(*a.Phases[i].PausedAt) / time.Second)
+	// Rounded, not truncated: many short pauses must not eat the student's time.
+	a.Phases[i].PausedSec += int(now.Sub(*a.Phases[i].PausedAt).Round(time.Second) / time.Second)
 	a.Phases[i].PausedAt = nil
 }
 

@@ -77,26 +77,28 @@ func ShortBounds() BlueprintBounds {
 
 // Validate checks the blueprint against bounds, naming the field in Spanish.
 func (b Blueprint) Validate(bounds BlueprintBounds) error {
-	check := func(v int, bd Bound, name, unit string) error {
+	check := func(v int, bd Bound, field, name, unit string) error {
 		if v < bd.Min || v > bd.Max {
-			return Invalid("blueprint_out_of_bounds", fmt.Sprintf("%s debe estar entre %d y %d %s.", name, bd.Min, bd.Max, unit))
+			return &UserError{Code: "blueprint_out_of_bounds", Message: fmt.Sprintf("%s debe estar entre %d y %d %s.", name, bd.Min, bd.Max, unit),
+				Details: map[string]any{"field": field, "min": bd.Min, "max": bd.Max}}
 		}
 		return nil
 	}
 	for _, c := range []struct {
-		v    int
-		bd   Bound
-		name string
-		unit string
+		v     int
+		bd    Bound
+		field string
+		name  string
+		unit  string
 	}{
-		{b.PreparationSec, bounds.PreparationSec, "La preparación", "segundos"},
-		{b.PresentationSec, bounds.PresentationSec, "La exposición", "segundos"},
-		{b.Questions, bounds.Questions, "El número de preguntas del tribunal", "preguntas"},
-		{b.ThinkSec, bounds.ThinkSec, "El tiempo para pensar", "segundos"},
-		{b.AnswerSec, bounds.AnswerSec, "El tiempo de respuesta", "segundos"},
-		{b.ClosingSec, bounds.ClosingSec, "El cierre", "segundos"},
+		{b.PreparationSec, bounds.PreparationSec, "preparationSec", "La preparación", "segundos"},
+		{b.PresentationSec, bounds.PresentationSec, "presentationSec", "La exposición", "segundos"},
+		{b.Questions, bounds.Questions, "questions", "El número de preguntas del tribunal", "preguntas"},
+		{b.ThinkSec, bounds.ThinkSec, "thinkSec", "El tiempo para pensar", "segundos"},
+		{b.AnswerSec, bounds.AnswerSec, "answerSec", "El tiempo de respuesta", "segundos"},
+		{b.ClosingSec, bounds.ClosingSec, "closingSec", "El cierre", "segundos"},
 	} {
-		if err := check(c.v, c.bd, c.name, c.unit); err != nil {
+		if err := check(c.v, c.bd, c.field, c.name, c.unit); err != nil {
 			return err
 		}
 	}

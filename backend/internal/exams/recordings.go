@@ -57,9 +57,9 @@ func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, ri
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return existing, err
 	}
-	if a.Status != domain.AttemptInProgress {
-		return domain.Recording{}, domain.ErrNotInProgres
-	}
+	// A take's registration may reach the server after the attempt ended
+	// (uploads lag behind recording), so the attempt's status does not
+	// matter here: no recorded audio is ever refused.
 	return s.store.CreateRecording(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: s.now().UTC()})
 }
 

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -297,7 +298,12 @@ func (a *api) gradingQueue(c echo.Context) error {
 
 func (a *api) studentAttempts(c echo.Context) error {
 	u, _ := currentUser(c)
-	list, err := a.exams.StudentAttempts(c.Request().Context(), u, c.Param("email"))
+	// Echo leaves path parameters escaped: "ana%40utpl.edu.ec" is an address.
+	email, err := url.PathUnescape(c.Param("email"))
+	if err != nil {
+		return domain.Invalid("invalid_email", "Correo no válido.")
+	}
+	list, err := a.exams.StudentAttempts(c.Request().Context(), u, email)
 	if err != nil {
 		return err
 	}

@@ -378,6 +378,11 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 	if c := put(3, "late"); c != 409 {
 		t.Fatalf("a chunk after completion = %d", c)
 	}
+	// A take registered after the attempt ended (its upload lagged) is accepted.
+	late := "/api/attempts/" + a.ID + "/recordings/rec-late-0002-cccc"
+	if res := e.do(studentInGrp, "PUT", late, map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
+		t.Fatalf("late registration = %d %s", res.Code, res.Body)
+	}
 	whole := strings.Join(parts, "")
 	for _, role := range []string{studentInGrp, tutor} {
 		res := e.do(role, "GET", base+"/media", nil)
@@ -402,12 +407,17 @@ func TestStudentDeletesARecordingAndKeepsTheScore(t *testing.T) {
 	ids := attemptFixture(e)
 	a := e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+ids["attempt"], nil, 200)
 	a = e.finish(studentInGrp, a, 4)
+	// A take whose registration arrives after the attempt finished (its
+	// upload lagged behind) is still accepted.
+	if res := e.do(studentInGrp, "PUT", "/api/attempts/"+a.ID+"/recordings/rec-late-0003-eeee", map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
+		t.Fatalf("late registration = %d %s", res.Code, res.Body)
+	}
 	base := "/api/attempts/" + a.ID + "/recordings/" + recID
 	if res := e.do(studentInGrp, "DELETE", base, nil); res.Code != 204 {
 		t.Fatalf("delete = %d", res.Code)
 	}
 	a = e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+a.ID, nil, 200)
-	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 1 || !a.Recordings[0].Deleted || a.Recordings[0].Chunks != 0 {
+	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 2 || a.Recordings[0].ID != recID || !a.Recordings[0].Deleted || a.Recordings[0].Chunks != 0 {
 		t.Fatalf("after delete: %+v", a)
 	}
 	for _, role := range []string{studentInGrp, tutor} {
@@ -444,6 +454,11 @@ func TestTutorGradesAndStudentSeesIt(t *testing.T) {
 	}
 	if q := decode[[]any](t, e.do(tutor, "GET", "/api/admin/grading", nil)); len(q) != 0 {
 		t.Fatalf("graded attempt still queued: %+v", q)
+	}
+	for _, email := range []string{"con.grupo@utpl.edu.ec", "con.grupo%40utpl.edu.ec", "CON.GRUPO@utpl.edu.ec"} {
+		if list := decode[[]any](t, e.do(tutor, "GET", "/api/admin/students/"+email+"/attempts", nil)); len(list) != 1 {
+			t.Fatalf("attempts of %s = %+v", email, list)
+		}
 	}
 	// The student's progress and the tutor's student list reflect it.
 	prog := decode[map[string]any](t, e.do(studentInGrp, "GET", "/api/me/progress", nil))
@@ -493,6 +508,9 @@ func TestBlueprintBoundsAndSnapshots(t *testing.T) {
 	res := e.do(tutor, "PUT", "/api/admin/config/derecho/blueprint", bad)
 	if got := decode[apiError](t, res); res.Code != 400 || !strings.Contains(got.Error.Message, "preparación") {
 		t.Fatalf("5 s preparation = %d %+v", res.Code, got.Error)
+	}
+	if got := decode[apiError](t, res); !strings.Contains(string(got.Error.Details), `"field":"preparationSec"`) {
+		t.Fatalf("details = %s", got.Error.Details)
 	}
 	if res := e.do(tutor, "PUT", "/api/admin/config/nope/blueprint", bad); res.Code != 404 {
 		t.Fatalf("unknown degree = %d", res.Code)

@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { useGradingQueue } from '../api/get-grading-queue'
 import { GroupPage } from './GroupPage'
 import { StudentsPage } from './StudentsPage'
+import { ReportsPage } from './ReportsPage'
 import { GroupDetailPage } from './GroupDetailPage'
 import { GradingQueuePage } from './GradingQueuePage'
 import { GradeAttemptPage } from './GradeAttemptPage'
@@ -18,6 +19,7 @@ const tabs = [
   ['calificar', 'Calificar'],
   ['casos', 'Banco de casos'],
   ['configuracion', 'Configuración'],
+  ['reportes', 'Reportes'],
 ] as const
 
 // PendingCount shows, beside Calificar, how many attempts wait for a grade.
@@ -77,6 +79,7 @@ export function AdminSection() {
           <Route path="casos/nuevo" element={<NewCasePage />} />
           <Route path="casos/:id" element={<EditCasePage />} />
           <Route path="configuracion" element={<ConfigPage />} />
+          <Route path="reportes" element={<ReportsPage />} />
           <Route path="grupos/:id" element={<GroupDetailPage />} />
           <Route path="*" element={<Navigate to="grupo" replace />} />
         </Routes>

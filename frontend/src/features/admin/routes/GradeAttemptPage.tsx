@@ -8,7 +8,8 @@ import { PhaseTimesTable } from '@/features/attempts/components/PhaseTimesTable'
 import { RubricTable } from '@/features/attempts/components/RubricTable'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { formatDateTime } from '@/lib/format'
-import { AttemptRecordings } from '../components/AttemptRecordings'
+import { RecordingsList } from '@/features/attempts/components/RecordingsList'
+import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
 import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
 import { pathSegment } from '../lib/students'
@@ -75,11 +76,16 @@ export function GradeAttemptPage() {
               {/* The recordings stay in view beside the rubric while grading. */}
               <div className="lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
                 <Card title="Grabaciones">
-                  <AttemptRecordings attempt={a} />
+                  <RecordingsList attempt={a} canDelete={false} canEditTranscripts />
                 </Card>
               </div>
             </div>
             <div className="space-y-6">
+              {a.evidence && (
+                <Card>
+                  <EvidencePanel evidence={a.evidence} phases={a.phases} />
+                </Card>
+              )}
               <Card title="Autoevaluación del estudiante">
                 <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
               </Card>

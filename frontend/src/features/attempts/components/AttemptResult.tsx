@@ -1,51 +1,19 @@
-import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
-import { confirmAction } from '@/lib/dialogs'
-import { showApiError } from '@/lib/errors'
+import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
 import { formatDateTime } from '@/lib/format'
-import { useDeleteRecording } from '../api/delete-recording'
-import { modeName, phaseName, statusName, type Attempt, type Recording } from '../api/types'
+import { modeName, statusName, type Attempt } from '../api/types'
 import { CaseFacts } from './CaseFacts'
 import { PhaseTimesTable } from './PhaseTimesTable'
-import { RecordingPlayer } from './RecordingPlayer'
+import { RecordingsList } from './RecordingsList'
 import { RevealPanel } from './RevealPanel'
 import { RubricTable } from './RubricTable'
 import { ScoreBadge } from './ScoreBadge'
-
-// recordingLabels names each recording by its phase, and by part when a
-// phase has several (a reload in the middle of it).
-export function recordingLabels(attempt: Pick<Attempt, 'phases'>, recordings: Recording[]): { recording: Recording; label: string }[] {
-  const ordered = [...recordings].sort((a, b) => a.phase - b.phase || a.createdAt.localeCompare(b.createdAt))
-  const count = new Map<number, number>()
-  for (const r of ordered) count.set(r.phase, (count.get(r.phase) ?? 0) + 1)
-  const seen = new Map<number, number>()
-  return ordered.map((r) => {
-    const n = (seen.get(r.phase) ?? 0) + 1
-    seen.set(r.phase, n)
-    const p = attempt.phases[r.phase]
-    const name = p ? phaseName(p) : `Fase ${r.phase + 1}`
-    return { recording: r, label: (count.get(r.phase) ?? 0) > 1 ? `${name}, parte ${n}` : name }
-  })
-}
 
 // AttemptResult is an attempt's full record (phase 7): both marks, the
 // rubric levels, time per phase, the case with its key points and legal
 // bases, the notes, and every recording. Its student may delete a
 // recording; the attempt keeps its scores.
 export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; canDelete: boolean }) {
-  const del = useDeleteRecording()
-  const recordings = recordingLabels(a, a.recordings)
-
-  const onDelete = async (r: Recording, label: string) => {
-    const ok = await confirmAction(
-      '¿Eliminar la grabación?',
-      `Se borrará de forma permanente el audio de «${label}». El intento conserva sus calificaciones.`,
-      'Sí, eliminar',
-    )
-    if (!ok) return
-    del.mutate({ attemptId: a.id, recordingId: r.id }, { onError: (e) => void showApiError(e, 'No se pudo eliminar la grabación') })
-  }
-
   return (
     <div className="space-y-6">
       <Card title="Resumen">
@@ -87,32 +55,18 @@ export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; can
       </Card>
 
       <Card title="Grabaciones">
-        {recordings.length === 0 ? (
-          <p className="text-slate-700">Este intento no tiene grabaciones.</p>
-        ) : (
-          <ul className="space-y-4">
-            {recordings.map(({ recording: r, label }) => (
-              <li key={r.id} className="space-y-2">
-                <RecordingPlayer attemptId={a.id} recording={r} label={label} />
-                {canDelete && !r.deleted && (
-                  <Button
-                    variant="outline"
-                    className="min-h-9 border-red-700 px-3 py-1.5 text-sm text-red-800 hover:bg-red-50"
-                    disabled={del.isPending && del.variables?.recordingId === r.id}
-                    onClick={() => void onDelete(r, label)}
-                  >
-                    Eliminar grabación<span className="sr-only"> de {label}</span>
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        <RecordingsList attempt={a} canDelete={canDelete} canEditTranscripts={canDelete} />
       </Card>
 
       {(a.selfAssessment || a.tutorGrade) && (
         <Card title="Rúbrica">
           <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
+        </Card>
+      )}
+
+      {a.evidence && (
+        <Card>
+          <EvidencePanel evidence={a.evidence} phases={a.phases} />
         </Card>
       )}
 

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react'
 import { Link } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { PageHeader } from '@/components/ui/PageHeader'
@@ -17,6 +18,9 @@ import { AuthNav } from '../components/AuthNav'
 
 // CarrerasPage is the student's home: their degree with the way into the
 // simulator, their progress at a glance and their recent attempts.
+// The charts load only when there is something to draw.
+const CriterionCharts = lazy(() => import('../components/CriterionCharts'))
+
 export function CarrerasPage() {
   const { data: session } = useSession()
   const canPractise = !!session?.access.test
@@ -81,6 +85,13 @@ export function CarrerasPage() {
               <Figure label="Promedio" value={p.average === null ? '—' : `${formatScore(p.average)} / 10`} />
               <Figure label="Tendencia" value={trendText(p.trend)} small wide />
             </dl>
+            {p.byCriterion.some((c) => c.points.length > 0) && (
+              <div className="mt-4">
+                <Suspense fallback={<Spinner />}>
+                  <CriterionCharts byCriterion={p.byCriterion} />
+                </Suspense>
+              </div>
+            )}
           </section>
         )}
 

@@ -36,6 +36,7 @@ import { useAttemptLock } from '../lib/attempt-lock'
 import { currentStream, releaseMicrophone, requestMicrophone, useMicrophone } from '../lib/microphone'
 import { forgetLocalNotes } from '../lib/notes'
 import { RecordingController } from '../lib/recording-controller'
+import { withLiveTranscript } from '@/features/transcripts/live-take'
 import { finishLabel, phaseInstruction } from '../lib/timeline'
 import { uploadsSettled } from '../lib/upload-text'
 import { useSecondsLeft } from '../lib/use-seconds-left'
@@ -204,7 +205,8 @@ function Runner({ a }: { a: Attempt }) {
           if (!stream) throw new Error(s.status === 'failed' ? s.message : 'No se pudo usar el micrófono.')
         }
         setRecorderError(null)
-        return PhaseRecorder.start({ attemptId: a.id, phase: phaseIndex, stream, queue, onError: (e) => setRecorderError(e.message) })
+        const take = await PhaseRecorder.start({ attemptId: a.id, phase: phaseIndex, stream, queue, onError: (e) => setRecorderError(e.message) })
+        return withLiveTranscript(take, a.id)
       }),
     [a.id, queue],
   )

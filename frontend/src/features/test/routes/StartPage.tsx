@@ -1,3 +1,4 @@
+import { LiveTranscriptionOption } from '@/features/transcripts/components/LiveTranscriptionOption'
 import { useId, useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
@@ -183,6 +184,8 @@ export function StartPage() {
                       Total aproximado: {spokenDuration(blueprintTotalSec(o.blueprint))}, más la autoevaluación.
                     </p>
                   </div>
+
+                  <LiveTranscriptionOption />
 
                   <Button type="submit">Continuar</Button>
                 </form>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Phase, Recording } from '../api/types'
-import { recordingLabels } from './AttemptResult'
+import { recordingLabels } from './RecordingsList'
 
 const phase = (kind: Phase['kind'], index = 0) => ({ kind, index }) as Phase
 const rec = (id: string, p: number, createdAt: string): Recording => ({
