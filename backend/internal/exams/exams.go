@@ -224,11 +224,16 @@ func (s *Service) Get(ctx context.Context, u domain.User, id string) (domain.Att
 	return a, err
 }
 
-// mutate applies change to the student's attempt and saves it, retrying
-// when a concurrent request saved it first.
+// mutate applies change to the student's attempt and saves it.
 func (s *Service) mutate(ctx context.Context, u domain.User, id string, change func(a *domain.Attempt, now time.Time) error) (domain.Attempt, error) {
+	return s.update(ctx, func() (domain.Attempt, error) { return s.loadOwn(ctx, u, id) }, change)
+}
+
+// update loads an attempt, applies change and saves it, starting over when
+// a concurrent request saved it first (optimistic concurrency).
+func (s *Service) update(ctx context.Context, load func() (domain.Attempt, error), change func(a *domain.Attempt, now time.Time) error) (domain.Attempt, error) {
 	for try := 0; ; try++ {
-		a, err := s.loadOwn(ctx, u, id)
+		a, err := load()
 		if err != nil {
 			return a, err
 		}
@@ -297,24 +302,12 @@ func (s *Service) Abandon(ctx context.Context, u domain.User, id string) (domain
 // Grade records the tutor's grade; only the tutor of the group the attempt
 // was made in may grade it.
 func (s *Service) Grade(ctx context.Context, tutor domain.User, id string, levels domain.Levels, comments string) (domain.Attempt, error) {
-	for try := 0; ; try++ {
+	load := func() (domain.Attempt, error) {
 		a, err := s.load(ctx, tutor, id)
-		if err != nil {
-			return a, err
-		}
-		if !tutor.IsTutor() || a.TutorEmail != tutor.Mail {
+		if err == nil && (!tutor.IsTutor() || a.TutorEmail != tutor.Mail) {
 			return a, domain.Forbidden("not_group_tutor", "Solo el tutor del grupo puede calificar este intento.")
-		}
-		if err := a.GradeBy(tutor.Mail, levels, comments, s.now()); err != nil {
-			return a, err
-		}
-		err = s.store.UpdateAttempt(ctx, a)
-		if errors.Is(err, domain.ErrConflict) && try < 3 {
-			continue
-		}
-		if err == nil {
-			a.Version++
 		}
 		return a, err
 	}
+	return s.update(ctx, load, func(a *domain.Attempt, now time.Time) error { return a.GradeBy(tutor.Mail, levels, comments, now) })
 }

@@ -1,23 +1,14 @@
 // Helpers for the simulator's end-to-end tests: a server that allows phases
 // of a few seconds, a tutor with an active group, a short blueprint, and
 // ways to look at what the browser and the server hold of a recording.
-import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
-import { startServer, type ServerHandle, type TestUser } from './server'
+import { apiAs, test as shortTimings } from './admin'
+import type { ServerHandle, TestUser } from './server'
 
-type WorkerFixtures = { server: ServerHandle }
-
-// Each worker runs its own server with ALLOW_SHORT_TIMINGS, so tutors may set
-// phases of a few seconds.
-export const test = base.extend<object, WorkerFixtures>({
-  server: [
-    async ({}, use) => {
-      const server = await startServer({ ALLOW_SHORT_TIMINGS: 'true' })
-      await use(server)
-      await server.stop()
-    },
-    { scope: 'worker' },
-  ],
+// The server allows phases of a few seconds (see admin.ts); pages here use
+// its URL as their base.
+export const test = shortTimings.extend({
   baseURL: async ({ server }, use) => use(server.url),
 })
 export { expect }
@@ -40,13 +31,6 @@ export const shortBlueprint: ShortBlueprint = {
   answerSec: 4,
   closingSec: 3,
   defaultMode: 'entrenamiento',
-}
-
-async function apiAs(server: ServerHandle, user: TestUser): Promise<APIRequestContext> {
-  const ctx = await playwrightRequest.newContext({ baseURL: server.url })
-  const res = await ctx.post('/api/auth/login', { data: { email: user.email, password: user.password } })
-  expect(res.status(), await res.text()).toBe(200)
-  return ctx
 }
 
 export type Classroom = { tutor: TestUser; student: TestUser; tutorApi: APIRequestContext }
