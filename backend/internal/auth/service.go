@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ const (
 	CodeTooManyAttempts    = "too_many_attempts"
 	CodeMicrosoftDisabled  = "microsoft_not_configured"
 	CodeMicrosoftRejected  = "microsoft_token_rejected"
+	CodeServerBusy         = "server_busy"
 )
 
 // Service signs users in and manages profiles.
@@ -30,6 +32,9 @@ type Service struct {
 	addresses *Throttle // failures per client address
 	microsoft *MicrosoftVerifier
 	now       func() time.Time
+
+	hashing chan struct{} // a slot per argon2id computation allowed at once
+	verify  func(hash, password string) (bool, error)
 }
 
 // NewService wires the sign-in service. microsoft may be nil (not configured).
@@ -41,8 +46,15 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		addresses: NewThrottle(20, 15*time.Minute),
 		microsoft: microsoft,
 		now:       time.Now,
+		hashing:   make(chan struct{}, maxHashing()),
+		verify:    VerifyPassword,
 	}
 }
+
+// maxHashing bounds concurrent argon2id computations: one per core (at
+// least two, at most eight); more would only queue for the CPU while each
+// held its 19 MiB.
+func maxHashing() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 
 // Sessions returns the session manager.
 func (s *Service) Sessions() *Sessions { return s.sessions }
@@ -53,45 +65,89 @@ func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 // LoginPassword checks an email and password. Every failure looks the same to
 // the caller (the spec's single "incorrect" dialog), and repeated failures
 // per account or address are slowed down.
-func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (domain.User, error) {
+func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)
 	if email == "" || password == "" {
 		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
 	}
-	if wait := max(s.accounts.Wait("mail:"+email), s.addresses.Wait("ip:"+ip)); wait > 0 {
+	// Both attempts are counted before the (slow) password check, so a burst
+	// of parallel guesses gets no more checks than sequential ones would.
+	account, wait := s.accounts.Reserve("mail:" + email)
+	if wait > 0 {
 		return domain.User{}, tooMany(wait)
 	}
+	address, wait := s.addresses.Reserve("ip:" + ip)
+	if wait > 0 {
+		account.Cancel()
+		return domain.User{}, tooMany(wait)
+	}
+	failed := false
+	defer func() {
+		switch {
+		case failed:
+			// Both attempts stay counted.
+		case err == nil:
+			s.accounts.Reset("mail:" + email)
+			address.Cancel()
+		default: // not the caller's fault (store, shutdown): nothing is counted
+			account.Cancel()
+			address.Cancel()
+		}
+	}()
 	fail := func() (domain.User, error) {
-		s.accounts.Fail("mail:" + email)
-		s.addresses.Fail("ip:" + ip)
+		failed = true
 		return domain.User{}, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeInvalidCredentials,
 			Message: "El correo o la constraseña son incorrectos"}
 	}
-	u, err := s.store.GetUserByMail(ctx, email)
-	if errors.Is(err, domain.ErrNotFound) {
-		_, _ = VerifyPassword(dummyHash, password)
-		return fail()
-	}
+
+	release, err := s.hashingSlot(ctx)
 	if err != nil {
 		return domain.User{}, err
 	}
-	hash, err := s.store.PasswordHash(ctx, u.ID)
-	if err != nil {
+	defer release()
+	u, err = s.store.GetUserByMail(ctx, email)
+	hash := dummyHash // an unknown email costs a hash too, so timing does not tell accounts apart
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		u = domain.User{}
+	case err != nil:
 		return domain.User{}, err
+	default:
+		stored, err := s.store.PasswordHash(ctx, u.ID)
+		if err != nil {
+			return domain.User{}, err
+		}
+		if stored != "" { // "" is a Microsoft-only account
+			hash = stored
+		}
 	}
-	if hash == "" { // Microsoft-only account
-		_, _ = VerifyPassword(dummyHash, password)
-		return fail()
-	}
-	ok, err := VerifyPassword(hash, password)
+	ok, err := s.verify(hash, password)
 	if err != nil {
-		return domain.User{}, fmt.Errorf("verify password of %s: %w", u.ID, err)
+		return domain.User{}, fmt.Errorf("verify password of %q: %w", u.ID, err)
 	}
-	if !ok {
+	if !ok || u.ID == "" || hash == dummyHash {
 		return fail()
 	}
-	s.accounts.Reset("mail:" + email)
 	return u, nil
+}
+
+// hashingSlot waits for one of the maxHashing argon2id computations
+// allowed at a time: each holds 19 MiB, so a burst of sign-ins queues
+// instead of exhausting memory. The caller releases it when done.
+func (s *Service) hashingSlot(ctx context.Context) (release func(), err error) {
+	select {
+	case s.hashing <- struct{}{}:
+		return func() { <-s.hashing }, nil
+	case <-ctx.Done():
+		return nil, busy(ctx.Err())
+	}
+}
+
+// busy is the answer when the request ended while waiting for a hashing
+// slot: the client has usually gone, so it is not logged as a failure.
+func busy(cause error) error {
+	return fmt.Errorf("%w (%w)", &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeServerBusy,
+		Message: "El servidor está ocupado. Intente de nuevo en un momento.", Details: map[string]int{"retryAfterSeconds": 5}}, cause)
 }
 
 func tooMany(wait time.Duration) error {
