@@ -24,7 +24,7 @@ type Config struct {
 	LogFormat   string // text or json
 
 	CookieSecure string // auto (Secure when the request came over HTTPS), always, never
-	TrustProxy   bool   // take the client address from X-Forwarded-For (Cloud Run, Firebase Hosting)
+	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
 	SessionIdle  time.Duration
 	SessionMax   time.Duration
 

@@ -1,9 +1,14 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/utpl/simulador/backend/internal/config"
 )
 
 // Every endpoint of the foundation against every role.
@@ -97,15 +102,38 @@ func TestLoginIsCaseInsensitiveAndRotatesTheSession(t *testing.T) {
 }
 
 func TestSecureCookieBehindHTTPS(t *testing.T) {
-	e := newEnv(t)
-	res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword},
-		"X-Forwarded-Proto", "https")
-	if c := sessionCookie(t, res); !c.Secure {
-		t.Fatal("cookie over HTTPS is not Secure")
-	}
-	if res.Header().Get("Strict-Transport-Security") == "" {
-		t.Fatal("no HSTS over HTTPS")
-	}
+	login := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
+	t.Run("TRUST_PROXY=true honours X-Forwarded-Proto", func(t *testing.T) {
+		e := newEnv(t, func(c *config.Config) { c.TrustProxy = true })
+		res := e.do(guest, http.MethodPost, "/api/auth/login", login, "X-Forwarded-Proto", "https")
+		if c := sessionCookie(t, res); !c.Secure {
+			t.Fatal("cookie over HTTPS is not Secure")
+		}
+		if res.Header().Get("Strict-Transport-Security") == "" {
+			t.Fatal("no HSTS over HTTPS")
+		}
+	})
+	t.Run("TRUST_PROXY=false ignores it", func(t *testing.T) {
+		e := newEnv(t)
+		res := e.do(guest, http.MethodPost, "/api/auth/login", login, "X-Forwarded-Proto", "https")
+		if c := sessionCookie(t, res); c.Secure {
+			t.Fatal("a client's X-Forwarded-Proto made the cookie Secure although no proxy is trusted")
+		}
+		if hsts := res.Header().Get("Strict-Transport-Security"); hsts != "" {
+			t.Fatalf("HSTS %q over plain HTTP", hsts)
+		}
+	})
+	t.Run("a direct TLS connection is HTTPS either way", func(t *testing.T) {
+		e := newEnv(t)
+		body, _ := json.Marshal(login)
+		req := httptest.NewRequest(http.MethodPost, "https://example.com/api/auth/login", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		res := httptest.NewRecorder()
+		e.handler.ServeHTTP(res, req)
+		if c := sessionCookie(t, res); !c.Secure || res.Header().Get("Strict-Transport-Security") == "" {
+			t.Fatalf("TLS request: cookie %+v, headers %v", c, res.Header())
+		}
+	})
 }
 
 func TestLogoutRevokesTheSession(t *testing.T) {
@@ -152,12 +180,36 @@ func TestRepeatedFailuresAreSlowedDown(t *testing.T) {
 func TestCrossSiteStateChangesAreRefused(t *testing.T) {
 	e := newEnv(t)
 	body := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
-	if res := e.do(guest, http.MethodPost, "/api/auth/login", body, "Sec-Fetch-Site", "cross-site"); res.Code != http.StatusForbidden {
-		t.Fatalf("cross-site POST = %d, want 403", res.Code)
+	refused := func(t *testing.T, res *httptest.ResponseRecorder) {
+		t.Helper()
+		if res.Code != http.StatusForbidden {
+			t.Fatalf("status = %d, want 403; body %s", res.Code, res.Body)
+		}
+		if ct := res.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+			t.Errorf("Content-Type = %q, want JSON", ct)
+		}
+		got := decode[apiError](t, res)
+		if got.Error.Code != "cross_origin" || !strings.Contains(got.Error.Message, "no proviene de este sitio") {
+			t.Errorf("error = %+v", got.Error)
+		}
+		h := res.Header()
+		if !strings.Contains(h.Get("Content-Security-Policy"), "frame-ancestors 'none'") || h.Get("X-Content-Type-Options") != "nosniff" ||
+			h.Get("X-Frame-Options") != "DENY" || h.Get("Referrer-Policy") == "" || h.Get("Cache-Control") != "no-store" {
+			t.Errorf("security headers missing: %v", h)
+		}
+		if len(res.Result().Cookies()) != 0 {
+			t.Errorf("a refused request set cookies: %v", res.Result().Cookies())
+		}
 	}
-	if res := e.do(tutor, http.MethodPost, "/api/auth/logout", nil, "Origin", "https://evil.example", "Host", "example.com"); res.Code != http.StatusForbidden {
-		t.Fatalf("foreign-origin POST = %d, want 403", res.Code)
-	}
+	t.Run("cross-site fetch", func(t *testing.T) {
+		refused(t, e.do(guest, http.MethodPost, "/api/auth/login", body, "Sec-Fetch-Site", "cross-site"))
+	})
+	t.Run("foreign origin", func(t *testing.T) {
+		refused(t, e.do(tutor, http.MethodPost, "/api/auth/logout", nil, "Origin", "https://evil.example", "Host", "example.com"))
+		if s := decode[map[string]any](t, e.do(tutor, http.MethodGet, "/api/session", nil)); s["user"] == nil {
+			t.Fatal("the refused sign-out revoked the session")
+		}
+	})
 	if res := e.do(guest, http.MethodPost, "/api/auth/login", body, "Sec-Fetch-Site", "same-origin"); res.Code != http.StatusOK {
 		t.Fatalf("same-origin POST = %d, want 200", res.Code)
 	}

@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -55,11 +56,25 @@ type api struct {
 // zeroTime disables Last-Modified on served media.
 var zeroTime time.Time
 
-// New returns the server's root handler.
+// New returns the server's root handler. It panics when the route table is
+// inconsistent (a route without an access level, say): that is a
+// programming error, caught by any test that builds the server.
 func New(d Deps) http.Handler {
+	h, err := build(d, (*api).routes)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+// build assembles the server from a route table.
+func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, feedback: d.Feedback, log: d.Log, now: d.Now}
 	if a.now == nil {
 		a.now = time.Now
+	}
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
 	}
 	a.csp = contentSecurityPolicy(d.Config)
 
@@ -90,27 +105,85 @@ func New(d Deps) http.Handler {
 	}))
 
 	apiGroup := e.Group("/api", a.loadSession)
-	for _, r := range a.routes() {
-		limit := r.limit
-		if limit == 0 {
-			limit = defaultBodyLimit
-		}
-		mws := []echo.MiddlewareFunc{bodyLimit(limit, r.tooLarge), a.requireAccess(r.access)}
-		apiGroup.Add(r.method, strings.TrimPrefix(r.path, "/api"), r.handler, mws...)
+	if err := a.mount(apiGroup, table(a)); err != nil {
+		return nil, err
 	}
 	apiGroup.Any("/*", func(c echo.Context) error { return echo.ErrNotFound })
 
 	cfgJSON, err := json.Marshal(a.publicConfig())
 	if err != nil {
-		panic(err)
+		return nil, err
 	}
 	e.GET("/*", echo.WrapHandler(webui.Handler(cfgJSON)))
 	e.HEAD("/*", echo.WrapHandler(webui.Handler(cfgJSON)))
 
 	// Cross-site state-changing requests (CSRF) are refused before routing;
 	// same-origin requests and safe methods pass.
-	return http.NewCrossOriginProtection().Handler(e)
+	csrf := http.NewCrossOriginProtection()
+	csrf.SetDenyHandler(http.HandlerFunc(a.crossOriginRefused))
+	var h http.Handler = csrf.Handler(e)
+	if !d.Config.TrustProxy {
+		h = dropForwardingHeaders(h)
+	}
+	return h, nil
 }
+
+// mount adds the route table to the /api group. Every route must choose an
+// access level (deny by default) and appear once.
+func (a *api) mount(g *echo.Group, routes []route) error {
+	seen := map[string]bool{}
+	for _, r := range routes {
+		id := r.method + " " + r.path
+		switch {
+		case r.access == accessUnset || r.access > tutorOnly:
+			return fmt.Errorf("route %s has no access level: every endpoint must say who may call it", id)
+		case r.method == "" || !strings.HasPrefix(r.path, "/api/") || r.handler == nil:
+			return fmt.Errorf("route %q is incomplete (method, /api/ path and handler are required)", id)
+		case seen[id]:
+			return fmt.Errorf("route %s is listed twice", id)
+		}
+		seen[id] = true
+		limit := r.limit
+		if limit == 0 {
+			limit = defaultBodyLimit
+		}
+		mws := []echo.MiddlewareFunc{bodyLimit(limit, r.tooLarge), a.requireAccess(r.access)}
+		g.Add(r.method, strings.TrimPrefix(r.path, "/api"), r.handler, mws...)
+	}
+	return nil
+}
+
+// crossOriginRefused answers a cross-site state-changing request in the
+// API's error format, with the headers every response carries.
+func (a *api) crossOriginRefused(w http.ResponseWriter, r *http.Request) {
+	a.setSecurityHeaders(w.Header(), r)
+	a.log.Debug("request refused", "path", r.URL.Path, "status", http.StatusForbidden, "err", "cross-origin request",
+		"origin", r.Header.Get("Origin"), "secFetchSite", r.Header.Get("Sec-Fetch-Site"))
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusForbidden)
+	if r.Method == http.MethodHead {
+		return
+	}
+	_ = json.NewEncoder(w).Encode(errorBody{errorPayload{Code: "cross_origin",
+		Message: "La solicitud fue rechazada porque no proviene de este sitio. Recargue la página e intente de nuevo."}})
+}
+
+// dropForwardingHeaders removes what a proxy would say about the original
+// request when no proxy is trusted (TRUST_PROXY=false): a client could
+// otherwise claim HTTPS (Secure cookies, HSTS) or another address.
+func dropForwardingHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, k := range forwardingHeaders {
+			if _, ok := r.Header[k]; ok {
+				r.Header.Del(k)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Protocol",
+	"X-Forwarded-Ssl", "X-Forwarded-Host", "X-Url-Scheme", "X-Real-Ip"}
 
 // bodyLimit refuses a body over limit bytes: at once when Content-Length
 // says so, otherwise while reading, before anything is stored.
@@ -145,20 +218,23 @@ func (a *api) requestLog() echo.MiddlewareFunc {
 
 func (a *api) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", a.csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-		if isHTTPS(c.Request()) {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
-		}
-		if strings.HasPrefix(c.Request().URL.Path, "/api/") {
-			h.Set("Cache-Control", "no-store")
-		}
+		a.setSecurityHeaders(c.Response().Header(), c.Request())
 		return next(c)
+	}
+}
+
+func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
+	h.Set("Content-Security-Policy", a.csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+	if isHTTPS(r) {
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		h.Set("Cache-Control", "no-store")
 	}
 }
 
@@ -197,6 +273,9 @@ func origin(raw string) string {
 	return u.Scheme + "://" + u.Host
 }
 
+// isHTTPS reports whether the browser reached us over HTTPS, directly or
+// through the trusted proxy: without TRUST_PROXY, dropForwardingHeaders has
+// already removed a client's X-Forwarded-Proto.
 func isHTTPS(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
 }
