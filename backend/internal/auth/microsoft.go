@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -39,6 +40,7 @@ type MicrosoftClaims struct {
 type MicrosoftVerifier struct {
 	cfg    config.Microsoft
 	client *http.Client
+	log    *slog.Logger
 
 	mu       sync.Mutex
 	verifier *oidc.IDTokenVerifier
@@ -50,6 +52,9 @@ type MicrosoftVerifier struct {
 func NewMicrosoftVerifier(cfg config.Microsoft) (*MicrosoftVerifier, error) {
 	if !cfg.Enabled() {
 		return nil, nil
+	}
+	if !config.IsGUID(cfg.TenantID) {
+		return nil, fmt.Errorf("MS_TENANT_ID=%q: expected the Directory (tenant) ID, a GUID", cfg.TenantID)
 	}
 	client := &http.Client{Timeout: 10 * time.Second}
 	if cfg.CAFile != "" {
@@ -68,7 +73,15 @@ func NewMicrosoftVerifier(cfg config.Microsoft) (*MicrosoftVerifier, error) {
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 		client.Transport = tr
 	}
-	return &MicrosoftVerifier{cfg: cfg, client: client}, nil
+	return &MicrosoftVerifier{cfg: cfg, client: client, log: slog.Default()}, nil
+}
+
+// SetLogger sets where the verifier reports that it cannot reach the
+// identity provider (slog.Default() until set).
+func (v *MicrosoftVerifier) SetLogger(l *slog.Logger) {
+	if v != nil && l != nil {
+		v.log = l
+	}
 }
 
 // Issuer is the tenant's token issuer.
@@ -98,12 +111,24 @@ func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (Micr
 	if raw == "" || nonce == "" {
 		return c, errors.New("missing token or nonce")
 	}
+	// A refused token is the client's problem (an info line at most); not
+	// reaching the identity provider is ours: every sign-in fails until a
+	// network, TLS or MS_AUTHORITY problem is fixed, so it is a warning.
 	verifier, err := v.idTokenVerifier(ctx)
 	if err != nil {
+		if ctx.Err() == nil {
+			v.log.Warn("Microsoft sign-in: cannot read the identity provider's discovery document", "issuer", v.Issuer(), "err", err)
+		}
 		return c, err
 	}
 	tok, err := verifier.Verify(ctx, raw)
 	if err != nil {
+		// go-oidc reports a failed key download only in its message
+		// ("fetching keys ..."); TestMicrosoftVerifierWarnsWhenKeysCannotBeFetched
+		// notices if that changes.
+		if ctx.Err() == nil && strings.Contains(err.Error(), "fetching keys") {
+			v.log.Warn("Microsoft sign-in: cannot fetch the identity provider's signing keys", "issuer", v.Issuer(), "err", err)
+		}
 		return c, err
 	}
 	if err := tok.Claims(&c); err != nil {
@@ -112,9 +137,8 @@ func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (Micr
 	if subtle.ConstantTimeCompare([]byte(c.Nonce), []byte(nonce)) != 1 {
 		return c, errors.New("nonce mismatch")
 	}
-	// With a tenant GUID configured, the issuer check already pins the tenant;
-	// the tid claim is checked too so a domain-name tenant is pinned as well.
-	if c.TenantID == "" || (isGUID(v.cfg.TenantID) && !strings.EqualFold(c.TenantID, v.cfg.TenantID)) {
+	// The issuer already names the tenant; the tid claim must name it too.
+	if !strings.EqualFold(c.TenantID, v.cfg.TenantID) {
 		return c, fmt.Errorf("token from tenant %q", c.TenantID)
 	}
 	if c.ObjectID == "" {
@@ -128,24 +152,6 @@ func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (Micr
 		return c, fmt.Errorf("token without a usable email (%q)", c.Email)
 	}
 	return c, nil
-}
-
-func isGUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if r != '-' {
-				return false
-			}
-		case (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F'):
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func newNonce() (string, error) {

@@ -1,10 +1,15 @@
 package auth_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/auth"
@@ -31,7 +36,32 @@ func newVerifier(t *testing.T, cfg config.Microsoft) *auth.MicrosoftVerifier {
 	if v == nil {
 		t.Fatal("verifier is nil although configured")
 	}
+	v.SetLogger(slog.New(slog.NewTextHandler(t.Output(), nil)))
 	return v
+}
+
+// logBuffer collects a verifier's log lines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func captureLog(t *testing.T, v *auth.MicrosoftVerifier) *logBuffer {
+	b := &logBuffer{}
+	v.SetLogger(slog.New(slog.NewTextHandler(io.MultiWriter(b, t.Output()), nil)))
+	return b
 }
 
 func mint(t *testing.T, iss *oidctest.Issuer, s oidctest.SignIn) string {
@@ -74,6 +104,13 @@ func TestMicrosoftVerifierAcceptsTheTenantsToken(t *testing.T) {
 func TestMicrosoftVerifierRefuses(t *testing.T) {
 	iss := oidctest.New(t, oidctest.Options{})
 	v := newVerifier(t, msConfig(t, iss))
+	logs := captureLog(t, v)
+	// A refused token is the client's problem, not a warning.
+	defer func() {
+		if strings.Contains(logs.String(), "level=WARN") {
+			t.Errorf("refused tokens logged warnings:\n%s", logs)
+		}
+	}()
 	for _, tc := range []struct {
 		name   string
 		signIn oidctest.SignIn
@@ -113,12 +150,17 @@ func TestMicrosoftVerifierCAFile(t *testing.T) {
 	iss := oidctest.New(t, oidctest.Options{})
 	tok := mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n"})
 
-	t.Run("without it the issuer's certificate is not trusted", func(t *testing.T) {
+	t.Run("without it the issuer's certificate is not trusted, and that is a warning", func(t *testing.T) {
 		cfg := msConfig(t, iss)
 		cfg.CAFile = ""
-		_, err := newVerifier(t, cfg).Verify(context.Background(), tok, "n")
+		v := newVerifier(t, cfg)
+		logs := captureLog(t, v)
+		_, err := v.Verify(context.Background(), tok, "n")
 		if err == nil || !strings.Contains(err.Error(), "certificate") {
 			t.Fatalf("err = %v, want a certificate error", err)
+		}
+		if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "discovery") || !strings.Contains(l, "certificate") {
+			t.Fatalf("log = %q, want a warning about discovery naming the certificate problem", l)
 		}
 	})
 	t.Run("a file without a certificate is refused at start", func(t *testing.T) {
@@ -143,4 +185,61 @@ func TestMicrosoftVerifierCAFile(t *testing.T) {
 			t.Fatalf("got %v, %v", v, err)
 		}
 	})
+}
+
+func TestMicrosoftVerifierWarnsWhenTheIssuerIsUnreachable(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	tok := mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n"})
+	cfg := msConfig(t, iss)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Authority = "https://" + ln.Addr().String() + "/" + iss.TenantID()
+	ln.Close() // nothing listens there any more
+	v := newVerifier(t, cfg)
+	logs := captureLog(t, v)
+	if _, err := v.Verify(context.Background(), tok, "n"); err == nil {
+		t.Fatal("verified without reaching the issuer")
+	}
+	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "discovery") || !strings.Contains(l, "refused") {
+		t.Fatalf("log = %q, want a warning about discovery naming the network problem", l)
+	}
+}
+
+func TestMicrosoftVerifierWarnsWhenKeysCannotBeFetched(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	v := newVerifier(t, msConfig(t, iss))
+	logs := captureLog(t, v)
+	if _, err := v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n"}), "n"); err != nil {
+		t.Fatal(err)
+	}
+	// A token the cached key does not verify makes the verifier download the
+	// keys again, now from an issuer that is gone.
+	tok := mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n", UnknownKey: true})
+	if err := iss.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(context.Background(), tok, "n"); err == nil {
+		t.Fatal("accepted a token signed with an unknown key")
+	}
+	if l := logs.String(); !strings.Contains(l, "level=WARN") || !strings.Contains(l, "signing keys") {
+		t.Fatalf("log = %q, want a warning about the signing keys", l)
+	}
+}
+
+func TestMicrosoftVerifierNeedsATenantGUID(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	cfg := msConfig(t, iss)
+	cfg.TenantID = "utpl.edu.ec"
+	if _, err := auth.NewMicrosoftVerifier(cfg); err == nil || !strings.Contains(err.Error(), "MS_TENANT_ID") {
+		t.Fatalf("err = %v, want MS_TENANT_ID named", err)
+	}
+	// Upper or lower case: the tid claim is compared without case.
+	cfg = msConfig(t, iss)
+	cfg.TenantID = strings.ToUpper(cfg.TenantID)
+	v := newVerifier(t, cfg)
+	if _, err := v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n"}), "n"); err != nil {
+		t.Fatalf("upper-case tenant: %v", err)
+	}
 }

@@ -157,6 +157,11 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if (c.Microsoft.TenantID == "") != (c.Microsoft.ClientID == "") {
 		bad("MS_TENANT_ID/MS_CLIENT_ID", "", "set both to enable the Microsoft sign-in, or neither")
 	}
+	// The issuer Entra publishes carries the tenant's GUID: a domain name
+	// here would make every token fail the issuer check.
+	if t := c.Microsoft.TenantID; t != "" && !IsGUID(t) {
+		bad("MS_TENANT_ID", t, "expected the Directory (tenant) ID, a GUID such as 72f988bf-86f1-41af-91ab-2d7cd011db47, not a domain name")
+	}
 	c.Microsoft.Authority = strings.TrimRight(get("MS_AUTHORITY", ""), "/")
 	if c.Microsoft.Authority == "" && c.Microsoft.TenantID != "" {
 		c.Microsoft.Authority = "https://login.microsoftonline.com/" + c.Microsoft.TenantID
@@ -227,6 +232,25 @@ func boolean(get func(string, string) string, bad func(string, string, string), 
 		bad(key, v, "expected true or false")
 	}
 	return b
+}
+
+// IsGUID reports whether s is a GUID in its 36-character form.
+func IsGUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case (r >= '0' && r <= '9') || (r >= 'a' && r <= 'f') || (r >= 'A' && r <= 'F'):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func oneOf(v string, allowed ...string) bool {

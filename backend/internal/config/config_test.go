@@ -41,13 +41,31 @@ func TestAddrAndPort(t *testing.T) {
 	}
 }
 
+const tenant = "6f0e0000-0000-0000-0000-000000000001"
+
 func TestMicrosoft(t *testing.T) {
-	c, err := Load(env("MS_TENANT_ID", "6f0e0000-0000-0000-0000-000000000001", "MS_CLIENT_ID", "app"))
+	c, err := Load(env("MS_TENANT_ID", tenant, "MS_CLIENT_ID", "app"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Microsoft.Enabled() || c.Microsoft.Authority != "https://login.microsoftonline.com/6f0e0000-0000-0000-0000-000000000001" {
+	if !c.Microsoft.Enabled() || c.Microsoft.Authority != "https://login.microsoftonline.com/"+tenant {
 		t.Fatalf("microsoft = %+v", c.Microsoft)
+	}
+	if _, err := Load(env("MS_TENANT_ID", strings.ToUpper(tenant), "MS_CLIENT_ID", "app")); err != nil {
+		t.Fatalf("upper-case GUID: %v", err)
+	}
+}
+
+func TestIsGUID(t *testing.T) {
+	for s, want := range map[string]bool{
+		tenant: true, "72F988BF-86F1-41AF-91AB-2D7CD011DB47": true,
+		"": false, "utpl.edu.ec": false, "common": false, "72f988bf86f141af91ab2d7cd011db47": false,
+		"72f988bf-86f1-41af-91ab-2d7cd011db4g": false, "{72f988bf-86f1-41af-91ab-2d7cd011db47}": false,
+		"72f988bf-86f1-41af-91ab2-d7cd011db47": false,
+	} {
+		if IsGUID(s) != want {
+			t.Errorf("IsGUID(%q) = %v", s, !want)
+		}
 	}
 }
 
@@ -63,15 +81,19 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"LOG_LEVEL", "loud"}, "LOG_LEVEL"},
 		{[]string{"COOKIE_SECURE", "maybe"}, "COOKIE_SECURE"},
 		{[]string{"TRUST_PROXY", "si"}, "TRUST_PROXY"},
-		{[]string{"MS_TENANT_ID", "t"}, "MS_TENANT_ID/MS_CLIENT_ID"},
-		{[]string{"MS_TENANT_ID", "t", "MS_CLIENT_ID", "c", "MS_AUTHORITY", "http://insecure"}, "MS_AUTHORITY"},
-		{[]string{"MS_TENANT_ID", "t", "MS_CLIENT_ID", "c", "MS_CA_FILE", "/no/such/file"}, "MS_CA_FILE"},
+		{[]string{"MS_TENANT_ID", tenant}, "MS_TENANT_ID/MS_CLIENT_ID"},
+		{[]string{"MS_TENANT_ID", "utpl.edu.ec", "MS_CLIENT_ID", "c"}, "MS_TENANT_ID="},
+		{[]string{"MS_TENANT_ID", tenant + "0", "MS_CLIENT_ID", "c"}, "MS_TENANT_ID="},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_AUTHORITY", "http://insecure"}, "MS_AUTHORITY"},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_CA_FILE", "/no/such/file"}, "MS_CA_FILE"},
 		{[]string{"DATABASE_URL", "mysql://x"}, "DATABASE_URL"},
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {
 			t.Errorf("%v: err = %v; want it to name %s", tc.kv, err, tc.name)
+		} else if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
+			t.Errorf("%v: %d problems reported, want only the one under test: %v", tc.kv, n, err)
 		}
 	}
 }

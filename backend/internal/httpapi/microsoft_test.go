@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -69,8 +70,9 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 	}
 	authSvc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
 	logs := &syncBuffer{}
-	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st),
-		Log: slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))})
+	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))
+	ms.SetLogger(log) // as cmd/simulador does: one log for the server and the verifier
+	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st), Log: log})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testServer{Server: srv, auth: authSvc, logs: logs}
@@ -360,5 +362,28 @@ func TestMicrosoftNotConfigured(t *testing.T) {
 	}
 	if res := b.do(http.MethodGet, "/api/config", nil); field(res.body, "microsoft", "enabled") != false {
 		t.Errorf("config: %v", res.body["microsoft"])
+	}
+}
+
+// An identity provider the server cannot reach is a configuration or
+// network problem: the sign-in is refused as usual, and the log says why
+// with a warning (refused tokens only make info lines).
+func TestMicrosoftUnreachableIssuerIsAWarning(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	authority := "https://" + ln.Addr().String() + "/" + oidctest.DefaultTenantID
+	ln.Close()
+	srv := newTestServer(t, map[string]string{
+		"MS_TENANT_ID": oidctest.DefaultTenantID, "MS_CLIENT_ID": oidctest.DefaultClientID, "MS_AUTHORITY": authority,
+	})
+	b := newBrowser(t, srv)
+	b.start()
+	if res := b.login("a.b.c"); res.status != http.StatusUnauthorized || field(res.body, "error", "code") != "microsoft_token_rejected" {
+		t.Fatalf("sign-in: %d %v", res.status, res.body)
+	}
+	if logs := srv.logs.String(); !strings.Contains(logs, "level=WARN") || !strings.Contains(logs, "discovery") {
+		t.Fatalf("no warning about the unreachable issuer:\n%s", logs)
 	}
 }
