@@ -22,6 +22,9 @@ func analyzeCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) er
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := noArguments("analyze", fs); err != nil {
+		return err
+	}
 	text, err := io.ReadAll(io.LimitReader(stdin, 4<<20))
 	if err != nil {
 		return err

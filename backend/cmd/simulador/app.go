@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 
 	"github.com/utpl/simulador/backend/internal/auth"
@@ -34,12 +34,14 @@ type app struct {
 	transcriber *transcribe.Worker
 }
 
-func newApp(ctx context.Context) (*app, error) {
+// newApp reads the configuration, opens the store and wires the services;
+// the log goes to logOut (standard error).
+func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 	cfg, err := config.FromEnv()
 	if err != nil {
 		return nil, err
 	}
-	log := newLogger(cfg)
+	log := newLogger(cfg, logOut)
 	slog.SetDefault(log)
 	st, err := openStore(ctx, cfg)
 	if err != nil {
@@ -50,6 +52,7 @@ func newApp(ctx context.Context) (*app, error) {
 		st.Close()
 		return nil, err
 	}
+	ms.SetLogger(log)
 	mediaStore, err := media.NewDir(filepath.Join(cfg.DataDir, "media"))
 	if err != nil {
 		st.Close()
@@ -98,12 +101,12 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 	return st, nil
 }
 
-func newLogger(cfg config.Config) *slog.Logger {
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.LogLevel))
 	opts := &slog.HandlerOptions{Level: level}
 	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+		return slog.New(slog.NewJSONHandler(w, opts))
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -33,7 +33,7 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return err
 		}
 		defer f.Close()
-		a, err := newApp(ctx)
+		a, err := newApp(ctx, stderr)
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,10 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
-		a, err := newApp(ctx)
+		if err := noArguments("cases export", fs); err != nil {
+			return err
+		}
+		a, err := newApp(ctx, stderr)
 		if err != nil {
 			return err
 		}

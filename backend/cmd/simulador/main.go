@@ -32,35 +32,54 @@ DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
-		fmt.Fprintln(os.Stderr, "error:", message(err))
-		os.Exit(1)
-	}
+	code := cli(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// cli runs one command line and returns the process's exit code: 0 on
+// success, 2 for a usage error the flag package already explained, 1 for
+// any other error, printed on stderr.
+func cli(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	err := run(ctx, args, stdin, stdout, stderr)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		return 2
+	}
+	fmt.Fprintln(stderr, "error:", message(err))
+	return 1
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return serve(ctx, stderr)
+		return serve(ctx, nil, stderr)
 	}
 	switch args[0] {
 	case "serve":
-		return serve(ctx, stderr)
+		return serve(ctx, args[1:], stderr)
 	case "users":
 		return usersCommand(ctx, args[1:], stdout, stderr)
 	case "cases":
 		return casesCommand(ctx, args[1:], stdout, stderr)
 	case "analyze":
-		return analyzeCommand(args[1:], os.Stdin, stdout, stderr)
+		return analyzeCommand(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// noArguments refuses what a command's flags left over: a value with spaces
+// that was not quoted (--name Ana Pérez) would otherwise be silently cut.
+func noArguments(command string, fs *flag.FlagSet) error {
+	if fs.NArg() == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: unexpected argument %q (put values with spaces in quotes, e.g. --name \"Ana Pérez\")", command, fs.Arg(0))
 }
 
 // message shows a domain error's user-facing text instead of its code.

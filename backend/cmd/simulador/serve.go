@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -14,8 +15,20 @@ import (
 	"github.com/utpl/simulador/backend/internal/webui"
 )
 
-func serve(ctx context.Context, stderr io.Writer) error {
-	a, err := newApp(ctx)
+// serving, when set (tests), is told the listening address once the
+// server accepts requests.
+var serving func(addr net.Addr)
+
+func serve(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := noArguments("serve", fs); err != nil {
+		return err
+	}
+	a, err := newApp(ctx, stderr)
 	if err != nil {
 		return err
 	}
@@ -53,6 +66,9 @@ func serve(ctx context.Context, stderr io.Writer) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if serving != nil {
+		serving(ln.Addr())
+	}
 	select {
 	case err := <-errc:
 		return err

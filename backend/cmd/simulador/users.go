@@ -26,6 +26,9 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
+		if err := noArguments("users create", fs); err != nil {
+			return err
+		}
 		r, err := parseRoleFlags(*email, *role)
 		if err != nil {
 			return err
@@ -33,7 +36,7 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if *password == "" {
 			return errors.New("users create: --password is required")
 		}
-		a, err := newApp(ctx)
+		a, err := newApp(ctx, stderr)
 		if err != nil {
 			return err
 		}
@@ -48,11 +51,14 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
+		if err := noArguments("users set-role", fs); err != nil {
+			return err
+		}
 		r, err := parseRoleFlags(*email, *role)
 		if err != nil {
 			return err
 		}
-		a, err := newApp(ctx)
+		a, err := newApp(ctx, stderr)
 		if err != nil {
 			return err
 		}
