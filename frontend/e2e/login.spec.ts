@@ -63,6 +63,19 @@ test.describe('login page', () => {
     await expect(page).toHaveURL(/\/admin\/grupo$/)
   })
 
+  test('Iniciar con UTPL explains that the university sign-in is not configured', async ({ page }) => {
+    await page.goto('/login')
+    await page.getByRole('button', { name: 'Iniciar con UTPL' }).click()
+    await expectDialog(
+      page,
+      'Cuenta institucional no disponible',
+      'El inicio de sesión con la cuenta institucional (UTPL) no está configurado en este servidor. Ingrese con su correo y contraseña.',
+    )
+    await closeDialog(page)
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByLabel('Correo Electrónico')).toBeVisible()
+  })
+
   test('repeated failures are slowed down with a clear message', async ({ page, server }) => {
     const student = await server.createUser('estudiante')
     await page.goto('/login')

@@ -15,6 +15,34 @@ export class ApiError extends Error {
   }
 }
 
+// isNoActiveGroup: the server refused /test's data because the student is
+// not (or no longer) in an active group.
+export function isNoActiveGroup(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 403 && err.code === 'no_active_group'
+}
+
+// A refusal that means the browser's picture of the session is out of date:
+// the session ended (a 401 from any endpoint but the session and sign-in
+// ones, where it means wrong credentials) or the student's group is no
+// longer active. The app refreshes the session then, and the route guards
+// take the user where the spec says.
+function sessionIsStale(path: string, err: ApiError): boolean {
+  const p = path.split('?')[0]
+  if (err.status === 401) return p !== '/api/session' && !p.startsWith('/api/auth/')
+  return isNoActiveGroup(err)
+}
+
+let onStaleSession: ((err: ApiError) => void) | null = null
+
+// setStaleSessionHandler installs the one handler for stale sessions and
+// returns a function that removes it.
+export function setStaleSessionHandler(handler: (err: ApiError) => void) {
+  onStaleSession = handler
+  return () => {
+    if (onStaleSession === handler) onStaleSession = null
+  }
+}
+
 type Body = Record<string, unknown> | unknown[] | FormData | Blob | undefined
 
 async function request<T>(method: string, path: string, body?: Body, init?: RequestInit): Promise<T> {
@@ -43,8 +71,10 @@ async function request<T>(method: string, path: string, body?: Body, init?: Requ
     }
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error
-    throw new ApiError(res.status, err?.code ?? 'error', err?.message ?? 'Ocurrió un error inesperado. Intente de nuevo.', err?.details)
+    const body = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error
+    const err = new ApiError(res.status, body?.code ?? 'error', body?.message ?? 'Ocurrió un error inesperado. Intente de nuevo.', body?.details)
+    if (onStaleSession && sessionIsStale(path, err)) onStaleSession(err)
+    throw err
   }
   return data as T
 }

@@ -2,6 +2,7 @@
 // chunk loaded only when the Microsoft button is used.
 import { EventType, PublicClientApplication, ProtocolMode, type PopupEvent } from '@azure/msal-browser'
 import type { MicrosoftConfig } from '@/lib/config'
+import { registerMsalClear } from './msal-cache'
 
 let pca: PublicClientApplication | null = null
 // The window of the latest sign-in, while this page can still reach it.
@@ -27,11 +28,19 @@ async function client(cfg: MicrosoftConfig) {
       popupBridgeTimeout: 5 * 60_000,
     },
   })
-  await pca.initialize()
-  pca.addEventCallback((msg) => {
+  const app = pca
+  await app.initialize()
+  app.addEventCallback((msg) => {
     if (msg.eventType === EventType.POPUP_OPENED) lastPopup = (msg.payload as PopupEvent).popupWindow
   })
-  return pca
+  // Sign-out clears this client's cache and drops it, so the next sign-in
+  // starts from an empty cache (see msal-cache.ts).
+  registerMsalClear(async () => {
+    if (pca === app) pca = null
+    lastPopup = null
+    await app.clearCache()
+  })
+  return app
 }
 
 // popupIdToken runs the sign-in popup and returns the ID token, which carries

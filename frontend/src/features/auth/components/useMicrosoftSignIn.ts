@@ -40,6 +40,8 @@ export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () =
       { config: config.microsoft, onPopup },
       {
         onSuccess: (res) => {
+          // Consumed in both cases: a location left behind would send a
+          // later sign-in in this tab somewhere it did not ask for.
           const saved = consumeRedirect()
           navigate(res.created ? paths.carreras : (saved ?? paths.carreras))
         },

@@ -1,5 +1,5 @@
 import { LiveTranscriptionOption } from '@/features/transcripts/components/LiveTranscriptionOption'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
@@ -8,7 +8,9 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useQueryClient } from '@tanstack/react-query'
 import { attemptKeys, modeName, type Mode } from '@/features/attempts/api/types'
+import { isNoActiveGroup } from '@/lib/api-client'
 import { showApiError } from '@/lib/errors'
+import { paths } from '@/lib/paths'
 import { startAttempt } from '../api/attempt-actions'
 import { useOverview } from '../api/overview'
 import { DeviceCheck } from '../components/DeviceCheck'
@@ -36,7 +38,10 @@ const modes: { mode: Mode; title: string; text: string }[] = [
 ]
 
 // StartPage is /test: the method, the mode, the timings, then the
-// microphone check and the draw.
+// microphone check and the draw. When the server says the student's group is
+// no longer active (finalized while the app kept the old session), the page
+// goes to /auth/carreras as the guard would; the api-client has the session
+// refreshed meanwhile.
 export function StartPage() {
   const overview = useOverview()
   const navigate = useNavigate()
@@ -47,8 +52,14 @@ export function StartPage() {
   const [starting, setStarting] = useState(false)
   const ids = { mode: useId(), area: useId(), method: useId(), timings: useId() }
 
-  const o = overview.data
+  const noGroup = isNoActiveGroup(overview.error)
+  // A failed refetch keeps the old data; it must not be offered any more.
+  const o = noGroup ? undefined : overview.data
   const chosen: Mode = mode ?? o?.blueprint.defaultMode ?? 'entrenamiento'
+
+  useEffect(() => {
+    if (noGroup) navigate(paths.carreras, { replace: true })
+  }, [noGroup, navigate])
 
   const start = async () => {
     setStarting(true)
@@ -59,6 +70,10 @@ export function StartPage() {
       navigate(testPaths.attempt(a.id))
     } catch (e) {
       setStarting(false)
+      if (isNoActiveGroup(e)) {
+        navigate(paths.carreras, { replace: true })
+        return
+      }
       void showApiError(e, 'No se pudo iniciar el intento')
     }
   }
@@ -68,8 +83,8 @@ export function StartPage() {
       <PageHeader title="Simulador" subtitle="Practique el examen complexivo oral con la secuencia y los tiempos reales." />
       <div className="mx-auto max-w-6xl space-y-6 px-4 py-8 sm:px-6">
         <PendingUploadsNotice />
-        {overview.isPending && <Spinner label="Cargando el simulador…" />}
-        {overview.isError && <Notice tone="error">No se pudo cargar el simulador. {overview.error.message}</Notice>}
+        {(overview.isPending || noGroup) && <Spinner label="Cargando el simulador…" />}
+        {overview.isError && !noGroup && <Notice tone="error">No se pudo cargar el simulador. {overview.error.message}</Notice>}
         {o?.inProgress && (
           <Notice tone="warn">
             <p className="font-semibold">Tiene un intento en curso.</p>

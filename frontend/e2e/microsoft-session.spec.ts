@@ -1,0 +1,75 @@
+// What a Microsoft sign-in leaves in the tab, and what sign-out takes away
+// (spec section 4): MSAL's token cache in sessionStorage, and the saved
+// location a new user does not go to. Same local issuer as microsoft.spec.ts.
+import type { Page } from '@playwright/test'
+import { test as base, expect } from './support/fixtures'
+import { startIssuer, type IssuerHandle } from './support/oidc'
+import { startServer, uniqueEmail, type ServerHandle } from './support/server'
+
+const test = base.extend<object, { issuer: IssuerHandle; server: ServerHandle }>({
+  issuer: [
+    async ({}, use) => {
+      const issuer = await startIssuer()
+      await use(issuer)
+      await issuer.stop()
+    },
+    { scope: 'worker' },
+  ],
+  server: [
+    async ({ issuer }, use) => {
+      const server = await startServer(issuer.serverEnv)
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
+})
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Principal' })
+
+const msalKeys = (page: Page) => page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('msal.')))
+
+test('a new user ignores the saved location, and Cerrar Sesión removes MSAL’s tokens from the tab', async ({ page, issuer }) => {
+  // A guest asked for /auth/historial: the location is saved for after sign-in.
+  await page.goto('/auth/historial')
+  await expect(page).toHaveURL(/\/inicio$/)
+  expect(await page.evaluate(() => sessionStorage.getItem('simulador.redirect'))).toBe('/auth/historial')
+
+  await issuer.setNext({ user: { email: uniqueEmail('nuevo'), name: 'Nuevo Estudiante Vera' } })
+  const popup = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Exámenes' }).click()
+  await (await popup).waitForEvent('close')
+
+  // A new user goes to /auth/carreras, and the saved location is used up.
+  await expect(page).toHaveURL(/\/auth\/carreras$/)
+  expect(await page.evaluate(() => sessionStorage.getItem('simulador.redirect'))).toBeNull()
+  const keys = await msalKeys(page)
+  expect(keys.some((k) => k.includes('idtoken'))).toBe(true)
+
+  await page.evaluate(() => localStorage.setItem('dato', 'x'))
+  await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/)
+  await expect(nav(page).getByRole('link', { name: 'Iniciar Sesión' })).toBeVisible()
+  expect(await msalKeys(page)).toEqual([])
+  expect(await page.evaluate(() => localStorage.length)).toBe(0)
+})
+
+test('a reload drops the MSAL client; Cerrar Sesión still removes the tokens it left', async ({ page, issuer }) => {
+  await issuer.setNext({ user: { email: uniqueEmail('recarga'), name: 'Rita Recarga Paz' } })
+  await page.goto('/login')
+  const popup = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Iniciar con UTPL' }).click()
+  await (await popup).waitForEvent('close')
+  await expect(page).toHaveURL(/\/auth\/carreras$/)
+
+  await page.reload()
+  await expect(nav(page).getByRole('button', { name: 'Cerrar Sesión' })).toBeVisible()
+  expect((await msalKeys(page)).length).toBeGreaterThan(0)
+  // Signing out does not load MSAL for it.
+  const scripts: string[] = []
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()))
+  await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/)
+  expect(await msalKeys(page)).toEqual([])
+  expect(scripts.filter((u) => /msal/i.test(u))).toEqual([])
+})
