@@ -1,7 +1,13 @@
 // The tutor runs a group (spec sections 3-5 and 8; PRODUCT.md /admin Grupo).
 import { test, expect, signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
-import { dialogTitles, recordDialogs } from './support/dialogs'
+import type { Page } from '@playwright/test'
+import { recordDialogs } from './support/dialogs'
 import { uniqueEmail } from './support/server'
+
+/** Every dialog the page showed, in order, with its text (see recordDialogs). */
+function shownDialogs(page: Page): Promise<{ title: string; text: string }[]> {
+  return page.evaluate(() => window.__dialogs ?? [])
+}
 
 function rosterCSV(rows: [string, string][]) {
   const lines = ['email;name;degree;department;faculty;modality']
@@ -29,7 +35,10 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expectDialog(page, 'Grupo cargado', 'El grupo se ha cargado correctamente')
-  expect(await dialogTitles(page)).toEqual(['Cargando grupo', 'Grupo cargado'])
+  expect(await shownDialogs(page)).toEqual([
+    { title: 'Cargando grupo', text: 'Por favor espere...' },
+    { title: 'Grupo cargado', text: 'El grupo se ha cargado correctamente' },
+  ])
   await closeDialog(page)
   await expect(page.getByRole('heading', { name: 'Grupo activo' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Cargar grupo' })).toHaveCount(0)
@@ -45,7 +54,10 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   await page.getByLabel('Correos de los estudiantes').fill(`${other}\n${student.email.toUpperCase()}`)
   await page.getByRole('button', { name: 'Agregar estudiantes' }).click()
   await expectDialog(page, '1 Estudiante(s) agregado(s)', 'Los estudiantes se han agregado correctamente')
-  expect((await dialogTitles(page)).slice(-2)).toEqual(['Agregando estudiantes', '1 Estudiante(s) agregado(s)'])
+  expect((await shownDialogs(page)).slice(-2)).toEqual([
+    { title: 'Agregando estudiantes', text: 'Por favor espere...' },
+    { title: '1 Estudiante(s) agregado(s)', text: 'Los estudiantes se han agregado correctamente' },
+  ])
   await closeDialog(page)
 
   // Only students already in the group: the spec's error.
@@ -54,12 +66,13 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   await expectDialog(page, 'Error', 'Los estudiantes ya están en el grupo')
   await closeDialog(page)
 
-  // The Estudiantes tab lists all three, with who has signed in.
+  // The Estudiantes tab lists all three, with who has signed in (Lucía did,
+  // above; the others have no profile yet).
   await page.getByRole('link', { name: 'Estudiantes', exact: true }).click()
   const rows = page.getByRole('row')
   await expect(rows).toHaveCount(4)
-  await expect(page.getByRole('row', { name: /Lucía Andrade Ríos/ })).toContainText('Sí')
-  await expect(page.getByRole('row', { name: /pedro\.sanchez/ })).toContainText('Aún no')
+  await expect(page.getByRole('row', { name: /Lucía Andrade Ríos/ }).getByRole('cell').nth(2)).toContainText(/^Sí, último ingreso: /)
+  await expect(page.getByRole('row', { name: /pedro\.sanchez/ }).getByRole('cell').nth(2)).toHaveText('Aún no')
 
   // Finalize, with a confirmation first.
   await page.getByRole('link', { name: 'Grupo', exact: true }).click()
@@ -67,7 +80,10 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   await expectDialog(page, '¿Finalizar el grupo?')
   await dialog(page).getByRole('button', { name: 'Sí, finalizar' }).click()
   await expectDialog(page, 'Grupo finalizado', 'El grupo se ha finalizado correctamente')
-  expect((await dialogTitles(page)).slice(-3)).toEqual(['¿Finalizar el grupo?', 'Finalizando grupo', 'Grupo finalizado'])
+  const finalizing = (await shownDialogs(page)).slice(-3)
+  expect(finalizing.map((d) => d.title)).toEqual(['¿Finalizar el grupo?', 'Finalizando grupo', 'Grupo finalizado'])
+  expect(finalizing[1].text).toBe('Por favor espere...')
+  expect(finalizing[2].text).toBe('El grupo se ha finalizado correctamente')
   await closeDialog(page)
   await expect(page.getByRole('button', { name: 'Cargar grupo' })).toBeVisible()
 
@@ -91,22 +107,33 @@ test('a malformed roster names the rows and columns and writes nothing', async (
   const tutor = await server.createUser('tutor')
   await signIn(page, tutor)
   await page.goto('/admin/grupo')
-  const bad = Buffer.from('correo,nombre,carrera\nana@utpl.edu.ec,Ana,Derecho\nno-es-correo,Luis,Derecho\nbeto@utpl.edu.ec,Beto,Medicina\n')
+  const header = 'correo,nombre,carrera,departamento,facultad,modalidad\n'
+  const bad = Buffer.from(header + 'ana@utpl.edu.ec,Ana,Derecho\nno-es-correo,Luis,Derecho\nbeto@utpl.edu.ec,Beto,Medicina\n')
   await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'grupo.csv', mimeType: 'text/csv', buffer: bad })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expectDialog(page, 'Error')
+  // The file's problems and the unknown degree, in one answer.
   await expect(dialog(page)).toContainText('Fila 3, columna «correo»: El correo «no-es-correo» no es válido.')
+  await expect(dialog(page)).toContainText('Fila 4, columna «carrera»: La carrera «Medicina» no existe.')
   await closeDialog(page)
   await expect(page.getByRole('button', { name: 'Cargar grupo' })).toBeVisible()
   const res = await page.request.get('/api/admin/group')
   expect(await res.json()).toEqual({ group: null })
 
   // Unknown degree, reported against its row.
-  const unknown = Buffer.from('correo,carrera\nana@utpl.edu.ec,Medicina\n')
+  const unknown = Buffer.from(header + 'ana@utpl.edu.ec,Ana,Medicina,,,\n')
   await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'grupo.csv', mimeType: 'text/csv', buffer: unknown })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expect(dialog(page)).toContainText('Fila 2, columna «carrera»: La carrera «Medicina» no existe.')
   await closeDialog(page)
+
+  // A roster without one of the six columns names the missing one.
+  const noModality = Buffer.from('correo,nombre,carrera,departamento,facultad\nana@utpl.edu.ec,Ana,Derecho,,\n')
+  await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'grupo.csv', mimeType: 'text/csv', buffer: noModality })
+  await page.getByRole('button', { name: 'Cargar grupo' }).click()
+  await expect(dialog(page)).toContainText('Falta la columna «modalidad».')
+  await closeDialog(page)
+  expect(await (await page.request.get('/api/admin/group')).json()).toEqual({ group: null })
 })
 
 test('an oversized roster is refused before upload', async ({ page, server }) => {
@@ -131,6 +158,7 @@ test('students can be picked among registered users', async ({ page, server }) =
   await page.getByRole('button', { name: 'Agregar estudiantes' }).click()
   await expectDialog(page, '1 Estudiante(s) agregado(s)')
   await closeDialog(page)
+  // Registered from the terminal but never signed in: not yet.
   await page.goto('/admin/estudiantes')
-  await expect(page.getByRole('row', { name: new RegExp(registered.email.replace(/\./g, '\\.')) })).toContainText('Sí')
+  await expect(page.getByRole('row', { name: new RegExp(registered.email.replace(/\./g, '\\.')) }).getByRole('cell').nth(2)).toHaveText('Aún no')
 })

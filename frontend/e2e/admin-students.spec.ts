@@ -26,7 +26,11 @@ test('Estudiantes shows attempts, average and trend, and opens a student’s att
   await expect(cells.nth(6)).toHaveText('7,5')
   await expect(cells.nth(7)).toHaveText('↓ Baja')
   await expect(cells.nth(8)).not.toHaveText('Sin actividad')
+  // Andrés has signed in (his API session); Paula was created from the
+  // terminal and never has.
+  await expect(cells.nth(2)).toContainText(/^Sí, último ingreso: /)
   const idleCells = page.getByRole('row', { name: /Paula Sin Intentos/ }).getByRole('cell')
+  await expect(idleCells.nth(2)).toHaveText('Aún no')
   await expect(idleCells.nth(3)).toHaveText('0')
   await expect(idleCells.nth(6)).toHaveText('—')
   await expect(idleCells.nth(7)).toHaveText('Sin datos')
@@ -62,7 +66,12 @@ test('Estudiantes shows attempts, average and trend, and opens a student’s att
   await expect(cells.nth(6)).toHaveText('3,8')
   await expect(cells.nth(7)).toHaveText('↑ Sube')
   expect(second.status).toBe('finished')
-  await Promise.all([tutorApi.dispose(), studentApi.dispose()])
+
+  // Once Paula signs in, the list says so.
+  const idleApi = await apiAs(server, idle)
+  await page.reload()
+  await expect(idleCells.nth(2)).toContainText(/^Sí, último ingreso: /)
+  await Promise.all([tutorApi.dispose(), studentApi.dispose(), idleApi.dispose()])
 })
 
 test('a student with no attempts in the tutor’s groups has an empty page', async ({ page, server }) => {

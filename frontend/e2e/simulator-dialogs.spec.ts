@@ -17,7 +17,7 @@ test('a loading dialog replaced before SweetAlert2 loaded: both seen, no spinner
   await page.getByLabel('Archivo del grupo').setInputFiles({
     name: 'g.csv',
     mimeType: 'text/csv',
-    buffer: Buffer.from('email,degree\r\nlenta.carga@utpl.edu.ec,Derecho\r\n'),
+    buffer: Buffer.from('email,degree,name,department,faculty,modality\r\nlenta.carga@utpl.edu.ec,Derecho\r\n'),
   })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expectDialog(page, 'Grupo cargado')

@@ -397,7 +397,7 @@ func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, 
 		return nil, err
 	}
 	var csv strings.Builder
-	csv.WriteString("email,degree\n")
+	csv.WriteString("email,degree,name,department,faculty,modality\n")
 	for _, s := range students {
 		csv.WriteString(s.email + ",Derecho\n")
 	}

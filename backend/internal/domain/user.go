@@ -33,6 +33,10 @@ type User struct {
 	PhotoURL    string
 	Role        Role
 	CreatedAt   time.Time
+	// LastLoginAt is when a session was last created for the user; zero
+	// until the first sign-in (a profile made from the terminal or linked
+	// ahead of time has never been used).
+	LastLoginAt time.Time
 }
 
 // IsTutor reports whether the user is a teacher.

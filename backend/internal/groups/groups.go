@@ -48,29 +48,20 @@ func NewService(s store.Store) *Service {
 }
 
 // CanEnterTest reports whether u may use the simulator (/test): a tutor, or a
-// student listed in an active group (by email, case-insensitively).
+// student listed in an active group (by email, case-insensitively). It runs
+// on every session check, so it is one indexed lookup that reads no roster.
 func (s *Service) CanEnterTest(ctx context.Context, u domain.User) (bool, error) {
 	if u.IsTutor() {
 		return true, nil
 	}
-	groups, err := s.store.ActiveGroupsByStudent(ctx, u.Mail)
-	if err != nil {
-		return false, err
-	}
-	return len(groups) > 0, nil
+	return s.store.IsActiveGroupMember(ctx, u.Mail)
 }
 
 // ActiveGroupOf returns the active group a student practises in (the newest
-// when several tutors list them); domain.ErrNotFound when there is none.
+// when several tutors list them), without its students: callers need only
+// the group's id, degree and tutor. domain.ErrNotFound when there is none.
 func (s *Service) ActiveGroupOf(ctx context.Context, studentEmail string) (domain.Group, error) {
-	groups, err := s.store.ActiveGroupsByStudent(ctx, studentEmail)
-	if err != nil {
-		return domain.Group{}, err
-	}
-	if len(groups) == 0 {
-		return domain.Group{}, domain.ErrNotFound
-	}
-	return groups[0], nil
+	return s.store.ActiveGroupOfStudent(ctx, studentEmail)
 }
 
 // LoadResult is the outcome of loading a roster.
@@ -90,13 +81,13 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return LoadResult{}, err
 	}
-	rows, err := roster.Parse(file, filename)
-	if err != nil {
-		return LoadResult{}, rosterError(err)
-	}
-	degree, err := s.resolveDegree(ctx, rows)
+	check, degree, err := s.degreeCheck(ctx, "")
 	if err != nil {
 		return LoadResult{}, err
+	}
+	rows, err := roster.ParseChecked(file, filename, check)
+	if err != nil {
+		return LoadResult{}, rosterError(err)
 	}
 	g := domain.Group{
 		ID:           domain.NewID(),
@@ -125,39 +116,41 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	return LoadResult{Group: created}, err
 }
 
-// resolveDegree looks each row's degree up by name (ignoring case, accents
-// and spacing) and requires one degree for the whole group.
-func (s *Service) resolveDegree(ctx context.Context, rows []roster.Row) (domain.Degree, error) {
+// degreeCheck returns a roster check that looks each row's degree up by name
+// (ignoring case, accents and spacing) and requires one degree for all rows:
+// groupDegree's when given (adding to a group), else the first row's (loading
+// one). After a successful parse, *found is that degree.
+func (s *Service) degreeCheck(ctx context.Context, groupDegree string) (roster.DegreeCheck, *domain.Degree, error) {
 	all, err := s.store.ListDegrees(ctx)
 	if err != nil {
-		return domain.Degree{}, err
+		return nil, nil, err
 	}
-	byKey := map[string]domain.Degree{}
+	byKey := make(map[string]domain.Degree, len(all))
+	found := &domain.Degree{}
 	for _, d := range all {
 		byKey[foldName(d.Nombre)] = d
+		if d.ID == groupDegree {
+			*found = d
+		}
 	}
-	var problems []roster.Problem
-	var groupDegree *domain.Degree
-	for _, r := range rows {
-		d, ok := byKey[foldName(r.Degree)]
+	if groupDegree != "" && found.ID == "" {
+		return nil, nil, fmt.Errorf("group degree %q not found", groupDegree)
+	}
+	check := func(name string) string {
+		d, ok := byKey[foldName(name)]
 		switch {
 		case !ok:
-			problems = append(problems, roster.Problem{Row: r.Line, Column: "carrera", Message: fmt.Sprintf("La carrera «%s» no existe.", r.Degree)})
-		case groupDegree == nil:
-			groupDegree = &d
-		case d.ID != groupDegree.ID:
-			problems = append(problems, roster.Problem{Row: r.Line, Column: "carrera",
-				Message: fmt.Sprintf("Todas las filas deben tener la misma carrera: se esperaba «%s» y se encontró «%s».", groupDegree.Nombre, r.Degree)})
+			return fmt.Sprintf("La carrera «%s» no existe.", name)
+		case found.ID == "":
+			*found = d
+		case d.ID != found.ID && groupDegree != "":
+			return fmt.Sprintf("La carrera «%s» no es la del grupo activo («%s»).", name, found.Nombre)
+		case d.ID != found.ID:
+			return fmt.Sprintf("Todas las filas deben tener la misma carrera: se esperaba «%s» y se encontró «%s».", found.Nombre, name)
 		}
-		if len(problems) >= roster.MaxProblems {
-			problems = append(problems, roster.Problem{Message: "Hay más errores; corrija los anteriores y vuelva a cargar el archivo."})
-			break
-		}
+		return ""
 	}
-	if len(problems) > 0 {
-		return domain.Degree{}, rosterError(roster.NewError(problems...))
-	}
-	return *groupDegree, nil
+	return check, found, nil
 }
 
 // AddInput says which students to add: rows of a roster file, or emails
@@ -185,12 +178,13 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 	now := s.now().UTC()
 	var candidates []domain.GroupStudent
 	if in.File != nil {
-		rows, err := roster.Parse(in.File, in.Filename)
+		check, _, err := s.degreeCheck(ctx, g.Carrera)
+		if err != nil {
+			return AddResult{}, err
+		}
+		rows, err := roster.ParseChecked(in.File, in.Filename, check)
 		if err != nil {
 			return AddResult{}, rosterError(err)
-		}
-		if _, err := s.resolveDegree(ctx, rows); err != nil {
-			return AddResult{}, err
 		}
 		candidates = studentsFrom(rows, now)
 	} else {
@@ -209,6 +203,9 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 		return AddResult{}, domain.Conflict(CodeAlreadyInGroup, MsgAlreadyInGroup)
 	}
 	added, err := s.store.AddGroupStudents(ctx, g.ID, fresh)
+	if errors.Is(err, domain.ErrNotFound) { // finalized since it was read
+		return AddResult{}, noActiveGroup()
+	}
 	if err != nil {
 		return AddResult{}, err
 	}
@@ -269,16 +266,20 @@ func (s *Service) Group(ctx context.Context, tutor domain.User, id string) (doma
 	return g, nil
 }
 
-// Member is a group student with what the profiles say about them.
+// Member is a group student with what their profile says about them.
 type Member struct {
 	domain.GroupStudent
-	Registered bool         // the student has signed in at least once
-	User       *domain.User // nil when not registered or when the lookup failed
+	User *domain.User // nil when no profile has this email, or when the lookup failed
 }
 
+// SignedIn reports whether the student has ever signed in; a profile made
+// ahead of time (from the terminal, or linked by a tutor) is not enough.
+func (m Member) SignedIn() bool { return m.User != nil && !m.User.LastLoginAt.IsZero() }
+
 // Members returns the group's students with their profiles, found by one
-// "mail in [...]" lookup. If that lookup fails the list has the emails alone
-// (spec section 8) and infoUnavailable is true.
+// "mail in [...]" lookup. If that lookup fails, no member has a User and
+// infoUnavailable is true: the student list then shows the emails alone
+// (spec section 8), with names and sign-ins unknown rather than "no".
 func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member, infoUnavailable bool) {
 	emails := make([]string, len(g.Estudiantes))
 	for i, st := range g.Estudiantes {
@@ -299,7 +300,6 @@ func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member
 	}
 	for i := range members {
 		if u, ok := byMail[members[i].Email]; ok {
-			members[i].Registered = true
 			members[i].User = &u
 		}
 	}

@@ -25,18 +25,23 @@ type groupStudentDTO struct {
 	Attempts []any  `json:"attempts"`
 }
 
+// docenteDTO is the spec's docente {email}.
+type docenteDTO struct {
+	Email string `json:"email"`
+}
+
 type groupDTO struct {
-	ID            string                 `json:"id"`
-	Carrera       string                 `json:"carrera"`
-	CarreraNombre string                 `json:"carreraNombre"`
-	Departamento  string                 `json:"departamento"`
-	Facultad      string                 `json:"facultad"`
-	Modalidad     string                 `json:"modalidad"`
-	Docente       struct{ Email string } `json:"docente"`
-	Estudiantes   []groupStudentDTO      `json:"estudiantes"`
-	Status        string                 `json:"status"`
-	CreatedAt     time.Time              `json:"createdAt"`
-	FinalizedAt   *time.Time             `json:"finalizedAt"`
+	ID            string            `json:"id"`
+	Carrera       string            `json:"carrera"`
+	CarreraNombre string            `json:"carreraNombre"`
+	Departamento  string            `json:"departamento"`
+	Facultad      string            `json:"facultad"`
+	Modalidad     string            `json:"modalidad"`
+	Docente       docenteDTO        `json:"docente"`
+	Estudiantes   []groupStudentDTO `json:"estudiantes"`
+	Status        string            `json:"status"`
+	CreatedAt     time.Time         `json:"createdAt"`
+	FinalizedAt   *time.Time        `json:"finalizedAt"`
 }
 
 func (a *api) toGroupDTO(c echo.Context, g domain.Group) (groupDTO, error) {
@@ -149,9 +154,12 @@ func (a *api) finalizeGroup(c echo.Context) error {
 }
 
 type memberDTO struct {
-	Email        string     `json:"email"`
-	Name         string     `json:"name"`
-	Registered   bool       `json:"registered"`
+	Email string `json:"email"`
+	// Name, SignedIn and LastSignInAt are null when the profiles could not
+	// be read (infoUnavailable): unknown, which is not "never signed in".
+	Name         *string    `json:"name"`
+	SignedIn     *bool      `json:"signedIn"`
+	LastSignInAt *time.Time `json:"lastSignInAt"`
 	UserID       string     `json:"userId,omitempty"`
 	AddedAt      time.Time  `json:"addedAt"`
 	Attempts     int        `json:"attempts"`
@@ -181,13 +189,21 @@ func (a *api) membersOf(c echo.Context, g domain.Group) error {
 	out := membersResponse{Group: dto, Students: make([]memberDTO, len(members)), InfoUnavailable: unavailable}
 	for i, m := range members {
 		st := stats[m.Email]
-		d := memberDTO{Email: m.Email, Name: m.Name, Registered: m.Registered, AddedAt: m.AddedAt, Attempts: st.Attempts,
+		d := memberDTO{Email: m.Email, AddedAt: m.AddedAt, Attempts: st.Attempts,
 			Finished: st.Finished, LastActivity: st.LastActivity, LastScore: st.LastScore, AverageScore: st.Average, Trend: st.Trend}
-		if m.User != nil {
-			d.UserID = m.User.ID
-			if m.User.DisplayName != "" {
-				d.Name = m.User.DisplayName
+		if !unavailable {
+			name, signedIn := m.Name, m.SignedIn()
+			if m.User != nil {
+				d.UserID = m.User.ID
+				if m.User.DisplayName != "" {
+					name = m.User.DisplayName
+				}
+				if signedIn {
+					at := m.User.LastLoginAt
+					d.LastSignInAt = &at
+				}
 			}
+			d.Name, d.SignedIn = &name, &signedIn
 		}
 		out.Students[i] = d
 	}

@@ -1,19 +1,39 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/utpl/simulador/backend/internal/auth"
+	"github.com/utpl/simulador/backend/internal/catalog"
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/feedback"
+	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/media"
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
 const rosterCSV = "email;name;degree;department;faculty;modality\n" +
 	"ana.perez@utpl.edu.ec;Ana Pérez;Derecho;Ciencias Jurídicas;Ciencias Sociales;Distancia\n" +
 	"LUIS.ruiz@utpl.edu.ec;Luis Ruiz;derecho;Ciencias Jurídicas;Ciencias Sociales;Distancia\n"
+
+// spanishHeader is the roster header in Spanish, email and degree first so
+// that short rows leave the other values empty.
+const spanishHeader = "correo,carrera,nombre,departamento,facultad,modalidad\n"
 
 func rosterBody(t *testing.T, content string) func(*env) any {
 	return func(*env) any { return multipartFile(t, "file", "grupo.csv", []byte(content)) }
@@ -28,8 +48,10 @@ type groupResp struct {
 		CarreraNombre string `json:"carreraNombre"`
 		Status        string `json:"status"`
 		Modalidad     string `json:"modalidad"`
-		Docente       struct{ Email string }
-		Estudiantes   []struct {
+		Docente       struct {
+			Email string `json:"email"`
+		} `json:"docente"`
+		Estudiantes []struct {
 			Email    string `json:"email"`
 			Attempts []any  `json:"attempts"`
 		} `json:"estudiantes"`
@@ -50,7 +72,9 @@ func TestAuthorizationGroups(t *testing.T) {
 		{method: http.MethodPost, path: "/api/admin/group/finalize", want: adminOnly(200, 404)},
 		{method: http.MethodGet, path: "/api/admin/group/students", want: adminOnly(200, 404)},
 		{method: http.MethodGet, path: "/api/admin/groups", want: adminOnly(200, 200)},
-		{method: http.MethodGet, path: "/api/admin/groups/" + template.group.ID, want: adminOnly(200, 404)},
+		// The id comes from the fixture: the template is built by the first newEnv.
+		{method: http.MethodGet, path: "/api/admin/groups/{group}", want: adminOnly(200, 404),
+			fixture: func(e *env) map[string]string { return map[string]string{"group": e.group.ID} }},
 		{method: http.MethodGet, path: "/api/admin/students/search?q=grupo", want: adminOnly(200, 200)},
 	})
 }
@@ -75,6 +99,9 @@ func TestLoadGroupFromCSVAndXLSX(t *testing.T) {
 				g.Group.Docente.Email != "otro.tutor@utpl.edu.ec" || g.Group.Modalidad != "Distancia" || len(g.Group.Estudiantes) == 0 {
 				t.Fatalf("group = %+v", g)
 			}
+			if !strings.Contains(res.Body.String(), `"docente":{"email":"otro.tutor@utpl.edu.ec"}`) {
+				t.Fatalf("docente is not {email}: %s", res.Body)
+			}
 			for _, s := range g.Group.Estudiantes {
 				if s.Email != strings.ToLower(s.Email) || s.Attempts == nil || len(s.Attempts) != 0 {
 					t.Fatalf("student = %+v", s)
@@ -82,7 +109,7 @@ func TestLoadGroupFromCSVAndXLSX(t *testing.T) {
 			}
 			// A second load while the group is active is skipped silently.
 			again := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "otro.csv",
-				[]byte("email,degree\nzeta@utpl.edu.ec,Derecho\n")))
+				[]byte(spanishHeader+"zeta@utpl.edu.ec,Derecho\n")))
 			ag := decode[groupResp](t, again)
 			if again.Code != http.StatusOK || !ag.Skipped || ag.Group.ID != g.Group.ID || len(ag.Group.Estudiantes) != len(g.Group.Estudiantes) {
 				t.Fatalf("second load = %d %+v", again.Code, ag)
@@ -94,22 +121,32 @@ func TestLoadGroupFromCSVAndXLSX(t *testing.T) {
 func TestBadRostersNameRowAndColumnAndWriteNothing(t *testing.T) {
 	for name, tc := range map[string]struct {
 		file, content string
-		status        int
-		want          string // a problem must contain it
+		want          []string // each must be in the body
 	}{
-		"invalid email":   {"g.csv", "email,degree\nana@utpl.edu.ec,Derecho\nno-es-correo,Derecho\n", 400, `"row":3,"column":"email"`},
-		"repeated email":  {"g.csv", "correo,carrera\nana@utpl.edu.ec,Derecho\nANA@utpl.edu.ec,Derecho\n", 400, `"row":3,"column":"correo"`},
-		"missing column":  {"g.csv", "email,name\nana@utpl.edu.ec,Ana\n", 400, `carrera`},
-		"unknown degree":  {"g.csv", "email,degree\nana@utpl.edu.ec,Medicina\n", 400, `"row":2,"column":"carrera","message":"La carrera «Medicina» no existe."`},
-		"mixed degrees":   {"g.csv", "email,degree\na@utpl.edu.ec,Derecho\nb@utpl.edu.ec,Medicina\n", 400, `"row":3`},
-		"not a roster":    {"g.pdf", "%PDF-1.4", 400, `.csv`},
-		"unreadable xlsx": {"g.xlsx", "esto no es un excel", 400, `Excel`},
+		"invalid email": {"g.csv", "email,degree,name,department,faculty,modality\nana@utpl.edu.ec,Derecho\nno-es-correo,Derecho\n",
+			[]string{`"row":3,"column":"email"`}},
+		"repeated email": {"g.csv", spanishHeader + "ana@utpl.edu.ec,Derecho\nANA@utpl.edu.ec,Derecho\n", []string{`"row":3,"column":"correo"`}},
+		"missing column": {"g.csv", "email,name,degree,department,faculty\nana@utpl.edu.ec,Ana,Derecho,,\n",
+			[]string{`"row":0,"column":"modalidad","message":"Falta la columna «modalidad»."`}},
+		"only email and degree": {"g.csv", "email,degree\nana@utpl.edu.ec,Derecho\n",
+			[]string{`Falta la columna «nombre».`, `Falta la columna «departamento».`, `Falta la columna «facultad».`, `Falta la columna «modalidad».`}},
+		"unknown degree": {"g.csv", spanishHeader + "ana@utpl.edu.ec,Medicina\n", []string{`"row":2,"column":"carrera","message":"La carrera «Medicina» no existe."`}},
+		"mixed degrees":  {"g.csv", spanishHeader + "a@utpl.edu.ec,Derecho\nb@utpl.edu.ec,Medicina\n", []string{`"row":3`}},
+		"file and degree problems in one answer": {"g.csv", spanishHeader + "no-es-correo,Derecho\nb@utpl.edu.ec,Medicina\n",
+			[]string{`"row":2,"column":"correo"`, `"row":3,"column":"carrera","message":"La carrera «Medicina» no existe."`}},
+		"not a roster":    {"g.pdf", "%PDF-1.4", []string{`.csv`}},
+		"unreadable xlsx": {"g.xlsx", "esto no es un excel", []string{`Excel`}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
 			res := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", tc.file, []byte(tc.content)))
-			if res.Code != tc.status || !strings.Contains(res.Body.String(), tc.want) {
-				t.Fatalf("= %d %s; want %d containing %s", res.Code, res.Body, tc.status, tc.want)
+			if res.Code != http.StatusBadRequest {
+				t.Fatalf("= %d %s; want 400", res.Code, res.Body)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(res.Body.String(), want) {
+					t.Fatalf("= %s; want it to contain %s", res.Body, want)
+				}
 			}
 			if got := decode[apiError](t, res); got.Error.Code != "invalid_roster" {
 				t.Fatalf("code = %s", got.Error.Code)
@@ -143,7 +180,7 @@ func TestOversizedRosterIsRefusedBeforeParsing(t *testing.T) {
 func TestTooManyRows(t *testing.T) {
 	e := newEnv(t)
 	var b strings.Builder
-	b.WriteString("email,degree\n")
+	b.WriteString(spanishHeader)
 	for i := range 5001 {
 		fmt.Fprintf(&b, "e%d@utpl.edu.ec,Derecho\n", i)
 	}
@@ -163,7 +200,7 @@ func TestConcurrentLoadsLeaveOneActiveGroup(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			body := fmt.Sprintf("email,degree\ns%d@utpl.edu.ec,Derecho\n", i)
+			body := fmt.Sprintf(spanishHeader+"s%d@utpl.edu.ec,Derecho\n", i)
 			codes[i] = e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "g.csv", []byte(body))).Code
 		}()
 	}
@@ -216,20 +253,15 @@ func TestAddStudents(t *testing.T) {
 	if code, _, ae = add(); code != 400 || ae.Error.Code != "invalid_emails" {
 		t.Fatalf("empty = %d %+v", code, ae)
 	}
-	members := decode[struct {
-		Students []struct {
-			Email      string `json:"email"`
-			Registered bool   `json:"registered"`
-			Name       string `json:"name"`
-		} `json:"students"`
-	}](t, e.do(tutor, http.MethodGet, "/api/admin/group/students", nil))
-	if len(members.Students) != 2 {
+	members := decode[membersResp](t, e.do(tutor, http.MethodGet, "/api/admin/group/students", nil))
+	if len(members.Students) != 2 || members.InfoUnavailable {
 		t.Fatalf("members = %+v", members)
 	}
 	for _, m := range members.Students {
-		wantRegistered := m.Email == "con.grupo@utpl.edu.ec"
-		if m.Registered != wantRegistered {
-			t.Errorf("%s registered = %v", m.Email, m.Registered)
+		// con.grupo signed in (the test template logs every role in).
+		wantSignedIn := m.Email == "con.grupo@utpl.edu.ec"
+		if m.SignedIn == nil || *m.SignedIn != wantSignedIn || (m.LastSignInAt != nil) != wantSignedIn || m.Name == nil {
+			t.Errorf("%s: signedIn %v, lastSignInAt %v, name %v", m.Email, m.SignedIn, m.LastSignInAt, m.Name)
 		}
 	}
 	// From a roster file, with the same filtering.
@@ -287,5 +319,150 @@ func TestSearchStudents(t *testing.T) {
 	}
 	if found := decode[[]u](t, e.do(tutor, http.MethodGet, "/api/admin/students/search?q=a", nil)); len(found) != 0 {
 		t.Fatalf("one-letter query: %+v", found)
+	}
+}
+
+type membersResp struct {
+	Students []struct {
+		Email        string     `json:"email"`
+		Name         *string    `json:"name"`
+		SignedIn     *bool      `json:"signedIn"`
+		LastSignInAt *time.Time `json:"lastSignInAt"`
+		Attempts     int        `json:"attempts"`
+	} `json:"students"`
+	InfoUnavailable bool `json:"infoUnavailable"`
+}
+
+func TestSignedInMeansASignInNotAProfile(t *testing.T) {
+	e := newEnv(t)
+	// A profile made ahead of time (as the terminal does) that was never used.
+	ctx := context.Background()
+	if err := e.store.CreateUser(ctx, domain.User{ID: "pending", Mail: "pendiente@utpl.edu.ec", DisplayName: "Pía Pendiente", Role: domain.RoleStudent, CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(tutor, http.MethodPost, "/api/admin/group/students", map[string]any{"emails": []string{"pendiente@utpl.edu.ec"}}); res.Code != 200 {
+		t.Fatalf("add = %d %s", res.Code, res.Body)
+	}
+	find := func() (name string, signedIn bool, at *time.Time) {
+		t.Helper()
+		for _, m := range decode[membersResp](t, e.do(tutor, http.MethodGet, "/api/admin/group/students", nil)).Students {
+			if m.Email == "pendiente@utpl.edu.ec" {
+				return *m.Name, *m.SignedIn, m.LastSignInAt
+			}
+		}
+		t.Fatal("student not listed")
+		return
+	}
+	if name, signedIn, at := find(); name != "Pía Pendiente" || signedIn || at != nil {
+		t.Fatalf("before signing in: %q %v %v", name, signedIn, at)
+	}
+	if err := e.store.SetPasswordHash(ctx, "pending", mustHash(t)); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now().Add(-time.Second)
+	if res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "pendiente@utpl.edu.ec", "password": testPassword}); res.Code != 200 {
+		t.Fatalf("login = %d %s", res.Code, res.Body)
+	}
+	if _, signedIn, at := find(); !signedIn || at == nil || at.Before(before) {
+		t.Fatalf("after signing in: %v %v", signedIn, at)
+	}
+}
+
+// mustHash returns testPassword's hash, taken from a template user (hashing
+// again would cost an argon2 run).
+func mustHash(t *testing.T) string {
+	t.Helper()
+	e := newEnv(t)
+	h, err := e.store.PasswordHash(context.Background(), e.users[tutor].ID)
+	if err != nil || h == "" {
+		t.Fatalf("hash = %q, %v", h, err)
+	}
+	return h
+}
+
+// unreadableProfiles is a store whose "mail in [...]" lookup fails.
+type unreadableProfiles struct{ store.Store }
+
+func (unreadableProfiles) ListUsersByMail(context.Context, []string) ([]domain.User, error) {
+	return nil, errors.New("users lookup failed")
+}
+
+// useStore rebuilds e's API, as newEnv does, on wrap(e.store).
+func useStore(t *testing.T, e *env, wrap func(store.Store) store.Store) {
+	t.Helper()
+	st := wrap(e.store)
+	mediaStore, err := media.NewDir(filepath.Join(t.TempDir(), "media"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := auth.NewMicrosoftVerifier(e.cfg.Microsoft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.NewService(st, e.cfg.AllowShortTimings)
+	e.auth = auth.NewService(st, auth.NewSessions(st, e.cfg.SessionIdle, e.cfg.SessionMax), ms)
+	e.groups = groups.NewService(st)
+	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
+	e.exams.SetClock(e.clock.Now)
+	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
+		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
+}
+
+func TestStudentListFallsBackToEmailsWhenProfilesCannotBeRead(t *testing.T) {
+	e := newEnv(t)
+	useStore(t, e, func(s store.Store) store.Store { return unreadableProfiles{s} })
+	for _, path := range []string{"/api/admin/group/students", "/api/admin/groups/" + e.group.ID} {
+		res := e.do(tutor, http.MethodGet, path, nil)
+		if res.Code != 200 {
+			t.Fatalf("%s = %d %s", path, res.Code, res.Body)
+		}
+		m := decode[membersResp](t, res)
+		if !m.InfoUnavailable || len(m.Students) != 1 {
+			t.Fatalf("%s = %s", path, res.Body)
+		}
+		// The email alone: the name and whether they signed in are unknown
+		// (null), not "no name" or "never signed in".
+		st := m.Students[0]
+		if st.Email != "con.grupo@utpl.edu.ec" || st.Name != nil || st.SignedIn != nil || st.LastSignInAt != nil {
+			t.Fatalf("%s: student = %s", path, res.Body)
+		}
+		if !strings.Contains(res.Body.String(), `"name":null`) || !strings.Contains(res.Body.String(), `"signedIn":null`) {
+			t.Fatalf("%s: unknown values are not null: %s", path, res.Body)
+		}
+	}
+}
+
+func TestAddStudentsWithoutActiveGroup(t *testing.T) {
+	e := newEnv(t)
+	for name, body := range map[string]any{
+		"/api/admin/group/students":      map[string]any{"emails": []string{"nuevo@utpl.edu.ec"}},
+		"/api/admin/group/students/file": multipartFile(t, "file", "mas.csv", []byte(rosterCSV)),
+	} {
+		res := e.do(otherTutor, http.MethodPost, name, body)
+		if ae := decode[apiError](t, res); res.Code != http.StatusNotFound || ae.Error.Message != "No hay grupo activo" || ae.Error.Code != "no_active_group" {
+			t.Fatalf("%s = %d %s", name, res.Code, res.Body)
+		}
+		assertNoGroup(t, e, otherTutor)
+	}
+}
+
+func TestBadRosterAddsNoStudents(t *testing.T) {
+	for name, tc := range map[string]struct{ content, want string }{
+		"invalid email":    {spanishHeader + "nueva@utpl.edu.ec,Derecho\nno-es-correo,Derecho\n", `"row":3,"column":"correo"`},
+		"missing column":   {"correo,carrera\nnueva@utpl.edu.ec,Derecho\n", `Falta la columna «nombre».`},
+		"unknown degree":   {spanishHeader + "nueva@utpl.edu.ec,Medicina\n", `"row":2,"column":"carrera","message":"La carrera «Medicina» no existe."`},
+		"unreadable file":  {"\"sin cerrar", `No se pudo leer`},
+		"repeated address": {spanishHeader + "nueva@utpl.edu.ec,Derecho\nNUEVA@utpl.edu.ec,Derecho\n", `"row":3,"column":"correo"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			res := e.do(tutor, http.MethodPost, "/api/admin/group/students/file", multipartFile(t, "file", "mas.csv", []byte(tc.content)))
+			if ae := decode[apiError](t, res); res.Code != 400 || ae.Error.Code != "invalid_roster" || !strings.Contains(res.Body.String(), tc.want) {
+				t.Fatalf("= %d %s; want 400 containing %s", res.Code, res.Body, tc.want)
+			}
+			if g := decode[groupResp](t, e.do(tutor, http.MethodGet, "/api/admin/group", nil)); len(g.Group.Estudiantes) != 1 {
+				t.Fatalf("students were added: %+v", g.Group.Estudiantes)
+			}
+		})
 	}
 }

@@ -23,6 +23,10 @@ const (
 // UTF-16 with BOM (Excel's "Texto Unicode") or Windows-1252 (Excel's
 // "CSV (delimitado por comas)" on Windows).
 func ParseCSV(r io.Reader) ([]Row, error) {
+	return parseCSV(r, nil)
+}
+
+func parseCSV(r io.Reader, check DegreeCheck) ([]Row, error) {
 	data, err := readLimited(r)
 	if err != nil {
 		return nil, err
@@ -32,7 +36,7 @@ func ParseCSV(r io.Reader) ([]Row, error) {
 		return nil, err
 	}
 	text, sep := separator(text)
-	return parseRows(csvRows(text, sep))
+	return parseRows(csvRows(text, sep), check)
 }
 
 // separator honours the "sep=;" first line that Excel writes and reads to

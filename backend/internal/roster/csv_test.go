@@ -58,20 +58,20 @@ func TestParseCSVRows(t *testing.T) {
 			want: []Row{ana},
 		},
 		{
-			name: "header aliases: email institucional, nombres",
-			in: "nombres,email institucional,carrera\n" +
-				"Ana Pérez,ana.perez@utpl.edu.ec,Derecho\n",
+			name: "header aliases: email institucional, nombres; empty optional values",
+			in: "nombres,email institucional,carrera,departamento,facultad,modalidad\n" +
+				"Ana Pérez,ana.perez@utpl.edu.ec,Derecho,,,\n",
 			want: []Row{{Line: 2, Email: "ana.perez@utpl.edu.ec", Name: "Ana Pérez", Degree: "Derecho"}},
 		},
 		{
-			name: "only the required columns, extra columns ignored",
-			in: "Cédula;correo;Observaciones;carrera\n" +
-				"1104567890;ana.perez@utpl.edu.ec;cualquier cosa;Derecho\n",
+			name: "extra columns ignored, only email and degree filled in",
+			in: "Cédula;correo;Observaciones;carrera;nombre;departamento;facultad;modalidad\n" +
+				"1104567890;ana.perez@utpl.edu.ec;cualquier cosa;Derecho;;;;\n",
 			want: []Row{onlyDegree(ana)},
 		},
 		{
 			name: "quoted fields with separators, quotes and newlines",
-			in: "correo,nombre,carrera,departamento\n" +
+			in: "correo,nombre,carrera,departamento,facultad,modalidad\n" +
 				"\"ana.perez@utpl.edu.ec\",\"Pérez, Ana\",Derecho,\"Ciencias \"\"Jurídicas\"\"\"\n" +
 				"luis@utpl.edu.ec,\"Luis\nMuñoz\",\"Derecho,\nen línea\",\n" +
 				"maria@utpl.edu.ec,María,Derecho,\n",
@@ -84,7 +84,7 @@ func TestParseCSVRows(t *testing.T) {
 		},
 		{
 			name: "blank lines and rows of separators are skipped but counted",
-			in:   "\n;;\ncorreo;carrera\n\nana.perez@utpl.edu.ec;Derecho\n;\n   \nluis@utpl.edu.ec;Derecho\n\n\n",
+			in:   "\n;;\ncorreo;carrera;nombre;departamento;facultad;modalidad\n\nana.perez@utpl.edu.ec;Derecho\n;\n   \nluis@utpl.edu.ec;Derecho\n\n\n",
 			want: []Row{
 				{Line: 5, Email: "ana.perez@utpl.edu.ec", Degree: "Derecho"},
 				{Line: 8, Email: "luis@utpl.edu.ec", Degree: "Derecho"},
@@ -92,7 +92,7 @@ func TestParseCSVRows(t *testing.T) {
 		},
 		{
 			name: "CRLF line endings, also inside quotes",
-			in: "correo,nombre,carrera\r\n\r\n" +
+			in: "correo,nombre,carrera,departamento,facultad,modalidad\r\n\r\n" +
 				"ana.perez@utpl.edu.ec,\"Ana\r\nPérez\",Derecho\r\n" +
 				"luis@utpl.edu.ec,Luis Muñoz,Derecho\r\n",
 			want: []Row{
@@ -102,23 +102,23 @@ func TestParseCSVRows(t *testing.T) {
 		},
 		{
 			name: "normalisation: email lowercased, spaces collapsed, NFD accents to NFC",
-			in: "correo;nombre;carrera;modalidad\n" +
+			in: "correo;nombre;carrera;modalidad;departamento;facultad\n" +
 				"  Ana.Perez@UTPL.edu.ec ;  Ana \u00a0  Pe\u0301rez\t;\u200bDerecho  ;  A   distancia \n",
 			want: []Row{{Line: 2, Email: "ana.perez@utpl.edu.ec", Name: "Ana Pérez", Degree: "Derecho", Modality: "A distancia"}},
 		},
 		{
 			name: "short rows leave optional fields empty",
-			in:   "correo,carrera,nombre,modalidad\nana.perez@utpl.edu.ec,Derecho\n",
+			in:   "correo,carrera,nombre,modalidad,departamento,facultad\nana.perez@utpl.edu.ec,Derecho\n",
 			want: []Row{onlyDegree(ana)},
 		},
 		{
 			name: "Excel's sep= line names the separator and is not a row",
-			in:   "sep=,\r\ncorreo,carrera,notas;a;b;c\r\nana.perez@utpl.edu.ec,Derecho; penal\r\n",
+			in:   "sep=,\r\ncorreo,carrera,notas;a;b;c,nombre,departamento,facultad,modalidad\r\nana.perez@utpl.edu.ec,Derecho; penal\r\n",
 			want: []Row{{Line: 2, Email: "ana.perez@utpl.edu.ec", Degree: "Derecho; penal"}},
 		},
 		{
 			name: "a comma in the data does not confuse separator detection",
-			in:   "correo;carrera\nana.perez@utpl.edu.ec;Derecho, mención penal\n",
+			in:   "correo;carrera;nombre;departamento;facultad;modalidad\nana.perez@utpl.edu.ec;Derecho, mención penal\n",
 			want: []Row{{Line: 2, Email: "ana.perez@utpl.edu.ec", Degree: "Derecho, mención penal"}},
 		},
 	}
@@ -135,7 +135,7 @@ func TestParseCSVEncodings(t *testing.T) {
 		{Line: 2, Email: "ana@utpl.edu.ec", Name: "Ana Muñoz Álvarez", Degree: "Derecho", Department: "Ciencias Jurídicas", Faculty: "Facultad de Ciencias Sociales, Educación y Humanidades"},
 		{Line: 3, Email: "jose@utpl.edu.ec", Name: "José Peña", Degree: "Derecho", Department: "Ciencias Jurídicas", Faculty: "Facultad de Ciencias Sociales, Educación y Humanidades"},
 	}
-	text := "Correo electrónico;Nombres;Carrera;Departamento;Facultad\r\n" +
+	text := "Correo electrónico;Nombres;Carrera;Departamento;Facultad;Modalidad\r\n" +
 		"ana@utpl.edu.ec;Ana Muñoz Álvarez;Derecho;Ciencias Jurídicas;\"Facultad de Ciencias Sociales, Educación y Humanidades\"\r\n" +
 		"jose@utpl.edu.ec;José Peña;Derecho;Ciencias Jurídicas;\"Facultad de Ciencias Sociales, Educación y Humanidades\"\r\n"
 
@@ -181,35 +181,54 @@ func TestParseCSVProblems(t *testing.T) {
 		},
 		{
 			name: "header only",
-			in:   "correo;nombre;carrera\n\n",
+			in:   "correo;nombre;carrera;departamento;facultad;modalidad\n\n",
 			want: []Problem{{Message: "El archivo no tiene estudiantes."}},
 		},
 		{
 			name: "missing email column",
-			in:   "nombre;carrera\nAna;Derecho\n",
+			in:   "nombre;carrera;departamento;facultad;modalidad\nAna;Derecho;;;\n",
 			want: []Problem{{Row: 0, Column: "correo", Message: "Falta la columna «correo»."}},
+		},
+		{
+			name: "missing name column, English headers: named in Spanish",
+			in:   "email,degree,department,faculty,modality\nana@utpl.edu.ec,Derecho,,,\n",
+			want: []Problem{{Column: "nombre", Message: "Falta la columna «nombre»."}},
+		},
+		{
+			name: "only email and degree: every missing column named, in order",
+			in:   "correo;carrera\nana@utpl.edu.ec;Derecho\n",
+			want: []Problem{
+				{Column: "nombre", Message: "Falta la columna «nombre»."},
+				{Column: "departamento", Message: "Falta la columna «departamento»."},
+				{Column: "facultad", Message: "Falta la columna «facultad»."},
+				{Column: "modalidad", Message: "Falta la columna «modalidad»."},
+			},
 		},
 		{
 			name: "no header at all: the first student is taken as the header",
 			in:   "ana@utpl.edu.ec;Ana;Derecho\nluis@utpl.edu.ec;Luis;Derecho\n",
 			want: []Problem{
 				{Column: "correo", Message: "Falta la columna «correo»."},
+				{Column: "nombre", Message: "Falta la columna «nombre»."},
 				{Column: "carrera", Message: "Falta la columna «carrera»."},
+				{Column: "departamento", Message: "Falta la columna «departamento»."},
+				{Column: "facultad", Message: "Falta la columna «facultad»."},
+				{Column: "modalidad", Message: "Falta la columna «modalidad»."},
 			},
 		},
 		{
 			name: "repeated column",
-			in:   "Correo;carrera;Email\nana@utpl.edu.ec;Derecho;ana@utpl.edu.ec\n",
+			in:   "Correo;carrera;nombre;departamento;facultad;modalidad;Email\nana@utpl.edu.ec;Derecho;;;;;ana@utpl.edu.ec\n",
 			want: []Problem{{Row: 1, Column: "Email", Message: "Las columnas «Correo» y «Email» son la misma; deje solo una."}},
 		},
 		{
 			name: "same column twice",
-			in:   "\ncarrera,correo,carrera\nDerecho,ana@utpl.edu.ec,Derecho\n",
+			in:   "\ncarrera,correo,nombre,departamento,facultad,modalidad,carrera\nDerecho,ana@utpl.edu.ec,,,,,Derecho\n",
 			want: []Problem{{Row: 2, Column: "carrera", Message: "La columna «carrera» está repetida."}},
 		},
 		{
 			name: "empty email and degree, columns named as the user wrote them",
-			in:   "Correo Electrónico;Nombre;CARRERA\n\n;Ana;Derecho\nluis@utpl.edu.ec;Luis; \n   ;Sin nada;\n",
+			in:   "Correo Electrónico;Nombre;CARRERA;Departamento;Facultad;Modalidad\n\n;Ana;Derecho\nluis@utpl.edu.ec;Luis; \n   ;Sin nada;\n",
 			want: []Problem{
 				{Row: 3, Column: "Correo Electrónico", Message: "El correo está vacío."},
 				{Row: 4, Column: "CARRERA", Message: "La carrera está vacía."},
@@ -219,7 +238,7 @@ func TestParseCSVProblems(t *testing.T) {
 		},
 		{
 			name: "invalid emails",
-			in: "correo;carrera\n" +
+			in: "correo;carrera;nombre;departamento;facultad;modalidad\n" +
 				"ana;Derecho\n" + // 2: no @
 				"ana@utpl;Derecho\n" + // 3: no dot in domain
 				"Ana Pérez <ana@utpl.edu.ec>;Derecho\n" + // 4: display name
@@ -251,7 +270,7 @@ func TestParseCSVProblems(t *testing.T) {
 		},
 		{
 			name: "repeated email, compared after lowercasing",
-			in: "email,degree\n" +
+			in: "email,degree,name,department,faculty,modality\n" +
 				"ana@utpl.edu.ec,Derecho\n" +
 				"luis@utpl.edu.ec,Derecho\n" +
 				"\n" +
@@ -264,12 +283,12 @@ func TestParseCSVProblems(t *testing.T) {
 		},
 		{
 			name: "a very long value is shortened in the message",
-			in:   "correo;carrera\n" + strings.Repeat("x", 300) + ";Derecho\n",
+			in:   "correo;carrera;nombre;departamento;facultad;modalidad\n" + strings.Repeat("x", 300) + ";Derecho\n",
 			want: []Problem{{Row: 2, Column: "correo", Message: "El correo «" + strings.Repeat("x", 80) + "…» no es válido."}},
 		},
 		{
 			name: "bare quote: the row is reported after earlier problems",
-			in:   "correo;carrera\nana@utpl.edu.ec;\nluis\"@utpl.edu.ec;Derecho\nmaria@utpl.edu.ec;Derecho\n",
+			in:   "correo;carrera;nombre;departamento;facultad;modalidad\nana@utpl.edu.ec;\nluis\"@utpl.edu.ec;Derecho\nmaria@utpl.edu.ec;Derecho\n",
 			want: []Problem{
 				{Row: 2, Column: "carrera", Message: "La carrera está vacía."},
 				{Row: 3, Message: `No se pudo leer la fila: hay comillas (") dentro de un campo que no está entre comillas; encierre el campo entre comillas y duplique las interiores ("").`},
@@ -277,7 +296,7 @@ func TestParseCSVProblems(t *testing.T) {
 		},
 		{
 			name: "unclosed quote",
-			in:   "correo,carrera\n\nana@utpl.edu.ec,\"Derecho\nluis@utpl.edu.ec,Derecho\n",
+			in:   "correo,carrera,nombre,departamento,facultad,modalidad\n\nana@utpl.edu.ec,\"Derecho\nluis@utpl.edu.ec,Derecho\n",
 			want: []Problem{{Row: 3, Message: `No se pudo leer la fila: hay comillas (") sin cerrar o de más en un campo entre comillas.`}},
 		},
 		{
@@ -299,6 +318,10 @@ func TestParseCSVProblems(t *testing.T) {
 	}
 }
 
+// fullHeaderComma has the six columns in the order the tests' rows use:
+// email and degree first, so short rows leave the rest empty.
+const fullHeaderComma = "correo,carrera,nombre,departamento,facultad,modalidad"
+
 // roster builds a CSV with n valid students after the header.
 func roster(n int) string {
 	var b strings.Builder
@@ -311,7 +334,7 @@ func roster(n int) string {
 
 func TestParseCSVProblemCap(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("correo,carrera\n")
+	b.WriteString(fullHeaderComma + "\n")
 	for i := range 25 {
 		fmt.Fprintf(&b, "e%d@utpl.edu.ec,\n", i)
 	}
@@ -331,7 +354,7 @@ func TestParseCSVProblemCap(t *testing.T) {
 
 	// Exactly MaxProblems problems: all reported, no "more" marker.
 	b.Reset()
-	b.WriteString("correo,carrera\n")
+	b.WriteString(fullHeaderComma + "\n")
 	for i := range MaxProblems {
 		fmt.Fprintf(&b, ",Derecho\nok%d@utpl.edu.ec,Derecho\n", i)
 	}
@@ -367,7 +390,7 @@ func TestParseCSVLimits(t *testing.T) {
 		wantProblems(t, rows, err, Problem{Message: "El archivo tiene más de 5000 filas."})
 	})
 	t.Run("problem cap reached before the row limit", func(t *testing.T) {
-		in := "correo;carrera\n" + strings.Repeat("ana@utpl.edu.ec;Derecho\n", MaxRows+1)
+		in := "correo;carrera;nombre;departamento;facultad;modalidad\n" + strings.Repeat("ana@utpl.edu.ec;Derecho\n", MaxRows+1)
 		rows, err := ParseCSV(strings.NewReader(in))
 		// Repeated emails pass the problem cap long before the row limit.
 		if got := problemsOf(t, rows, err); len(got) != MaxProblems+1 {
@@ -381,7 +404,7 @@ func TestParseCSVLimits(t *testing.T) {
 		wantProblems(t, rows, err, Problem{Message: "El archivo tiene más de 5000 filas."})
 	})
 	t.Run("exactly MaxBytes is read", func(t *testing.T) {
-		in := "correo;carrera;notas\r\nana@utpl.edu.ec;Derecho;"
+		in := "correo;carrera;nombre;departamento;facultad;modalidad;notas\r\nana@utpl.edu.ec;Derecho;;;;;"
 		in += strings.Repeat("x", MaxBytes-len(in))
 		if len(in) != MaxBytes {
 			t.Fatal(len(in))

@@ -9,9 +9,10 @@ import (
 func FuzzParseCSV(f *testing.F) {
 	for _, seed := range []string{
 		"",
+		"correo;nombre;carrera;departamento;facultad;modalidad\nana@utpl.edu.ec;Ana;Derecho;;;\n",
 		"correo;nombre;carrera\nana@utpl.edu.ec;Ana;Derecho\n",
-		"\uFEFFEmail,Degree\r\n\"ana@utpl.edu.ec\",\"Derecho, \"\"penal\"\"\"\r\n\r\nluis@utpl.edu.ec,Derecho\r\n",
-		"correo\tcarrera\nana@utpl.edu.ec\t\nana@utpl.edu.ec\tDerecho\n",
+		"\uFEFFEmail,Degree,Name,Department,Faculty,Modality\r\n\"ana@utpl.edu.ec\",\"Derecho, \"\"penal\"\"\"\r\n\r\nluis@utpl.edu.ec,Derecho\r\n",
+		"correo\tcarrera\tnombre\tdepartamento\tfacultad\tmodalidad\nana@utpl.edu.ec\t\nana@utpl.edu.ec\tDerecho\n",
 		"correo;carrera;correo\n;;\n\"a\nb\";x\n",
 		"Correo Electr\xf3nico;Carrera\nana@utpl.edu.ec;Administraci\xf3n\n",
 		"\xff\xfec\x00o\x00r\x00r\x00e\x00o\x00",
@@ -34,14 +35,14 @@ func FuzzParseCSV(f *testing.F) {
 // archive/zip's checks.
 func FuzzParseXLSX(f *testing.F) {
 	f.Add(minimalXLSX(testSheetXML, testSSTXML))
-	f.Add(buildXLSX(f, sheet{"Hoja1", [][]any{{"correo", "carrera"}, {"ana@utpl.edu.ec", "Derecho"}}}))
+	f.Add(buildXLSX(f, sheet{"Hoja1", [][]any{headerRow, {"ana@utpl.edu.ec", "Ana", "Derecho"}}}))
 	f.Add([]byte{})
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// parseXLSX, not ParseXLSX: the recover that protects production
 		// must not hide a panic from the fuzzer.
-		rows, err := parseXLSX(data)
+		rows, err := parseXLSX(data, nil)
 		checkResult(t, rows, err)
 	})
 }
@@ -54,7 +55,7 @@ func FuzzParseXLSXSheet(f *testing.F) {
 		[]byte(`<sst><si><t>correo</t></si><si><r><t>carr</t></r><r><t>era</t></r></si></sst>`))
 	f.Add([]byte(`<worksheet><sheetData><row><c t="s"><v>99</v></c><c t="n" s="3"><v>1e308</v></c><c t="d"><v>x</v></c><c t="b"><v>1</v></c><c t="e"><v>#N/A</v></c></row></sheetData></worksheet>`), []byte{})
 	f.Fuzz(func(t *testing.T, sheetXML, sstXML []byte) {
-		rows, err := parseXLSX(minimalXLSX(string(sheetXML), string(sstXML)))
+		rows, err := parseXLSX(minimalXLSX(string(sheetXML), string(sstXML)), nil)
 		checkResult(t, rows, err)
 	})
 }

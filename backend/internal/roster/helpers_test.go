@@ -212,9 +212,11 @@ func deflatedZip(tb testing.TB, files map[string][]byte) []byte {
 }
 
 // A worksheet and shared strings for minimalXLSX: header in row 1, one
-// student in row 2, a rich-text string and an inline string.
+// student in row 2, a rich-text string and inline strings.
 const (
-	testSheetXML = `<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>carrera</t></is></c></row>` +
+	testSheetXML = `<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="inlineStr"><is><t>carrera</t></is></c>` +
+		`<c r="C1" t="inlineStr"><is><t>nombre</t></is></c><c r="D1" t="inlineStr"><is><t>departamento</t></is></c>` +
+		`<c r="E1" t="inlineStr"><is><t>facultad</t></is></c><c r="F1" t="inlineStr"><is><t>modalidad</t></is></c></row>` +
 		`<row r="2"><c r="A2" t="s"><v>1</v></c><c r="B2" t="s"><v>2</v></c><c r="C2"><v>3.5</v></c></row></sheetData></worksheet>`
 	testSSTXML = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
 		`<si><t>correo</t></si><si><t>ana@utpl.edu.ec</t></si><si><r><t>Dere</t></r><r><t>cho</t></r></si></sst>`

@@ -7,9 +7,14 @@
 // silently missing from an exam.
 //
 // Columns are found by their header in the first non-blank row, in any order
-// and in Spanish or English, ignoring case, accents and spacing. Only correo
-// (email) and carrera (degree) are required; nombre, departamento, facultad
-// and modalidad may be absent or empty. Other columns are ignored.
+// and in Spanish or English, ignoring case, accents and spacing. All six
+// columns must be there: correo (email), nombre (name), carrera (degree),
+// departamento (department), facultad (faculty) and modalidad (modality); a
+// file without one of them is not the roster the tutor meant to upload.
+// Every row needs a valid email and a degree; the other values may be empty
+// (a name is replaced by the profile's once the student signs in, and the
+// group takes its department, faculty and modality from the first row that
+// has them). Other columns are ignored.
 package roster
 
 import (
@@ -128,11 +133,24 @@ func fileError(msg string) *Error {
 // The error is an *Error for anything wrong with the file itself; only a
 // failure of r (other than *http.MaxBytesError) is returned as is.
 func Parse(r io.Reader, filename string) ([]Row, error) {
+	return ParseChecked(r, filename, nil)
+}
+
+// DegreeCheck judges a row's degree against what only the caller knows (the
+// degrees in the database, the group's degree). It is called once per row
+// whose degree is not empty, in row order, and returns "" when the degree is
+// acceptable or else the Spanish message to report.
+type DegreeCheck func(degree string) string
+
+// ParseChecked is Parse with check's verdicts reported at each row's degree
+// column, in the same list and under the same cap as the file's own
+// problems, so one upload tells the tutor everything to fix.
+func ParseChecked(r io.Reader, filename string, check DegreeCheck) ([]Row, error) {
 	switch strings.ToLower(filepath.Ext(filename)) {
 	case ".csv":
-		return ParseCSV(r)
+		return parseCSV(r, check)
 	case ".xlsx":
-		return ParseXLSX(r)
+		return parseXLSXReader(r, check)
 	case ".xls":
 		return nil, fileError(msgBadXLS)
 	default:
@@ -174,9 +192,8 @@ const (
 // spanishNames name the columns in messages about a missing column.
 var spanishNames = [numColumns]string{"correo", "nombre", "carrera", "departamento", "facultad", "modalidad"}
 
-// required columns must be present; the others may be left out of the file
-// entirely, since their values may be empty anyway.
-var required = []column{colEmail, colDegree}
+// required columns must be present in the header: all of them.
+var required = []column{colEmail, colName, colDegree, colDepartment, colFaculty, colModality}
 
 // headerAliases maps a header, normalised by headerKey, to its column.
 var headerAliases = func() map[string]column {
@@ -298,8 +315,8 @@ func (ps *problems) addAll(list []Problem) (full bool) {
 }
 
 // parseRows reads and validates a whole roster from next, whatever the
-// file's format.
-func parseRows(next nextRowFunc) ([]Row, error) {
+// file's format; check, when not nil, judges each row's degree.
+func parseRows(next nextRowFunc, check DegreeCheck) ([]Row, error) {
 	line, cells, err := firstNonBlank(next)
 	if err == io.EOF {
 		return nil, fileError(msgNoStudents)
@@ -371,6 +388,10 @@ func parseRows(next nextRowFunc) ([]Row, error) {
 		}
 		if row.Degree == "" {
 			rowProblems = append(rowProblems, Problem{Row: line, Column: h.name[colDegree], Message: "La carrera está vacía."})
+		} else if check != nil {
+			if msg := check(row.Degree); msg != "" {
+				rowProblems = append(rowProblems, Problem{Row: line, Column: h.name[colDegree], Message: msg})
+			}
 		}
 		if found.addAll(rowProblems) {
 			return nil, NewError(found...)

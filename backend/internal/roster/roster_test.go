@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
 
 func TestParseByExtension(t *testing.T) {
-	csvData := []byte("correo;carrera\nana@utpl.edu.ec;Derecho\n")
-	xlsxData := buildXLSX(t, sheet{"Hoja1", [][]any{{"correo", "carrera"}, {"ana@utpl.edu.ec", "Derecho"}}})
+	csvData := []byte("correo;carrera;nombre;departamento;facultad;modalidad\nana@utpl.edu.ec;Derecho\n")
+	xlsxData := buildXLSX(t, sheet{"Hoja1", [][]any{{"correo", "carrera", "nombre", "departamento", "facultad", "modalidad"}, {"ana@utpl.edu.ec", "Derecho"}}})
 	want := Row{Line: 2, Email: "ana@utpl.edu.ec", Degree: "Derecho"}
 
 	for _, name := range []string{"lista.csv", "LISTA.CSV", "C:/Users/tutor/Mis documentos/lista.2025.Csv"} {
@@ -100,5 +101,98 @@ func TestValidEmail(t *testing.T) {
 		if validEmail(s) {
 			t.Errorf("validEmail(%q) = true", s)
 		}
+	}
+}
+
+func TestParseCheckedReportsDegreeProblemsWithTheFileProblems(t *testing.T) {
+	var seen []string
+	unknown := func(degree string) string {
+		seen = append(seen, degree)
+		if degree != "Derecho" {
+			return "La carrera «" + degree + "» no existe."
+		}
+		return ""
+	}
+	in := "Correo;Nombre;Degree;Departamento;Facultad;Modalidad\n" +
+		"ana@utpl.edu.ec;Ana;Derecho\n" +
+		"no-es-correo;Luis;Medicina\n" + // both problems of row 3
+		"beto@utpl.edu.ec;Beto;\n" + // empty degree: not passed to the check
+		"ana@utpl.edu.ec;Ana otra vez;Derecho\n" +
+		"carla@utpl.edu.ec;Carla;Arquitectura\n"
+	for _, name := range []string{"lista.csv", "lista.xlsx"} {
+		seen = nil
+		data := []byte(in)
+		if name == "lista.xlsx" {
+			var rows [][]any
+			for _, line := range strings.Split(strings.TrimSpace(in), "\n") {
+				var cells []any
+				for _, c := range strings.Split(line, ";") {
+					cells = append(cells, c)
+				}
+				rows = append(rows, cells)
+			}
+			data = buildXLSX(t, sheet{"Hoja1", rows})
+		}
+		rows, err := ParseChecked(bytes.NewReader(data), name, unknown)
+		wantProblems(t, rows, err,
+			Problem{Row: 3, Column: "Correo", Message: "El correo «no-es-correo» no es válido."},
+			Problem{Row: 3, Column: "Degree", Message: "La carrera «Medicina» no existe."},
+			Problem{Row: 4, Column: "Degree", Message: "La carrera está vacía."},
+			Problem{Row: 5, Column: "Correo", Message: "El correo «ana@utpl.edu.ec» está repetido (ya aparece en la fila 2)."},
+			Problem{Row: 6, Column: "Degree", Message: "La carrera «Arquitectura» no existe."},
+		)
+		if got := strings.Join(seen, ","); got != "Derecho,Medicina,Derecho,Arquitectura" {
+			t.Errorf("%s: check called with %s", name, got)
+		}
+	}
+
+	// A check that accepts everything changes nothing.
+	rows, err := ParseChecked(strings.NewReader(roster(3)), "a.csv", func(string) string { return "" })
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("got %d rows, %v", len(rows), err)
+	}
+}
+
+func TestParseCheckedProblemCap(t *testing.T) {
+	never := func(d string) string { return "La carrera «" + d + "» no existe." }
+	build := func(degreeProblems, emailProblems int) string {
+		var b strings.Builder
+		b.WriteString(fullHeaderComma + "\n")
+		for i := range emailProblems {
+			fmt.Fprintf(&b, "mal%d,\n", i) // invalid email and empty degree: two problems
+		}
+		for i := range degreeProblems {
+			fmt.Fprintf(&b, "e%d@utpl.edu.ec,Medicina\n", i)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name             string
+		degrees, emails  int
+		wantProblems     int
+		wantMoreFlag     bool
+		wantLastDegreeAt int // row of the last degree problem reported, 0 = none
+	}{
+		{"exactly MaxProblems degree problems", MaxProblems, 0, MaxProblems, false, MaxProblems + 1},
+		{"one degree problem too many", MaxProblems + 1, 0, MaxProblems + 1, true, MaxProblems + 1},
+		{"file problems first, degree problems fill the cap", 4, 8, MaxProblems, false, 1 + 8 + 4},
+		{"file and degree problems past the cap", 5, 9, MaxProblems + 1, true, 1 + 9 + 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := ParseChecked(strings.NewReader(build(tc.degrees, tc.emails)), "g.csv", never)
+			got := problemsOf(t, rows, err)
+			if len(got) != tc.wantProblems || (got[len(got)-1].Message == msgMore) != tc.wantMoreFlag {
+				t.Fatalf("got %d problems:\n%s", len(got), dump(got))
+			}
+			last := 0
+			for _, p := range got {
+				if strings.Contains(p.Message, "no existe") {
+					last = p.Row
+				}
+			}
+			if last != tc.wantLastDegreeAt {
+				t.Fatalf("last degree problem at row %d, want %d:\n%s", last, tc.wantLastDegreeAt, dump(got))
+			}
+		})
 	}
 }

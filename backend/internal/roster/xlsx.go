@@ -31,7 +31,11 @@ const msgXLSXTooBig = "El archivo Excel es demasiado grande al descomprimirlo; d
 // sheet whose header has the required columns or, failing that, the first
 // sheet with data, so a workbook with an instructions sheet in front works.
 // Cells are read as Excel displays them (numbers formatted).
-func ParseXLSX(r io.Reader) (rows []Row, err error) {
+func ParseXLSX(r io.Reader) ([]Row, error) {
+	return parseXLSXReader(r, nil)
+}
+
+func parseXLSXReader(r io.Reader, check DegreeCheck) (rows []Row, err error) {
 	data, err := readLimited(r)
 	if err != nil {
 		return nil, err
@@ -43,10 +47,10 @@ func ParseXLSX(r io.Reader) (rows []Row, err error) {
 			rows, err = nil, fileError(msgBadXLSX)
 		}
 	}()
-	return parseXLSX(data)
+	return parseXLSX(data, check)
 }
 
-func parseXLSX(data []byte) ([]Row, error) {
+func parseXLSX(data []byte, check DegreeCheck) ([]Row, error) {
 	if err := checkZip(data); err != nil {
 		return nil, err
 	}
@@ -65,7 +69,7 @@ func parseXLSX(data []byte) ([]Row, error) {
 		return nil, err
 	}
 	defer closeRows()
-	return parseRows(next)
+	return parseRows(next, check)
 }
 
 // pickSheet returns the rows of the sheet to read, header first.

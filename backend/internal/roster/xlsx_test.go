@@ -25,8 +25,8 @@ func TestParseXLSXAccents(t *testing.T) {
 
 func TestParseXLSXMissingColumn(t *testing.T) {
 	data := buildXLSX(t, sheet{"Hoja1", [][]any{
-		{"Correo", "Nombre", "Facultad"},
-		{"ana@utpl.edu.ec", "Ana", "Ciencias Sociales"},
+		{"Correo", "Nombre", "Departamento", "Facultad", "Modalidad"},
+		{"ana@utpl.edu.ec", "Ana", "", "Ciencias Sociales", ""},
 	}})
 	rows, err := ParseXLSX(bytes.NewReader(data))
 	wantProblems(t, rows, err, Problem{Column: "carrera", Message: "Falta la columna «carrera»."})
@@ -35,13 +35,13 @@ func TestParseXLSXMissingColumn(t *testing.T) {
 func TestParseXLSXRowNumbers(t *testing.T) {
 	// Row numbers are Excel's: a title row and blank rows count.
 	data := buildXLSX(t, sheet{"Hoja1", [][]any{
-		nil,                            // 1
-		{"CARRERA", "E-mail", "Notas"}, // 2: header
-		{"Derecho", "ana@utpl.edu.ec"}, // 3
-		nil,                            // 4
-		{"", "", ""},                   // 5: empty strings are blank too
-		{"Derecho", "luis@utpl"},       // 6
-		{"", "ana@utpl.edu.ec", "x"},   // 7
+		nil, // 1
+		{"CARRERA", "E-mail", "Notas", "Name", "Department", "Faculty", "Modality"}, // 2: header
+		{"Derecho", "ana@utpl.edu.ec"},                                              // 3
+		nil,                                                                         // 4
+		{"", "", ""},                                                                // 5: empty strings are blank too
+		{"Derecho", "luis@utpl"},                                                    // 6
+		{"", "ana@utpl.edu.ec", "x"},                                                // 7
 	}})
 	rows, err := ParseXLSX(bytes.NewReader(data))
 	wantProblems(t, rows, err,
@@ -53,7 +53,7 @@ func TestParseXLSXRowNumbers(t *testing.T) {
 
 func TestParseXLSXNumericCells(t *testing.T) {
 	data := buildXLSX(t, sheet{"Hoja1", [][]any{
-		{"Cédula", "correo", "nombre", "carrera", "departamento", "modalidad", "fecha"},
+		{"Cédula", "correo", "nombre", "carrera", "departamento", "modalidad", "fecha", "facultad"},
 		{1104567890, "ana@utpl.edu.ec", 1104567890, "Derecho", 3.5, true, time.Date(2025, 3, 14, 0, 0, 0, 0, time.UTC)},
 		{int64(1900000001), "luis@utpl.edu.ec", -7, 101, 0.1, false, nil},
 	}})
@@ -87,7 +87,7 @@ func TestParseXLSXNotAnXLSX(t *testing.T) {
 
 func TestParseXLSXSheetChoice(t *testing.T) {
 	students := [][]any{
-		{"correo", "carrera"},
+		{"correo", "carrera", "nombre", "departamento", "facultad", "modalidad"},
 		{"ana@utpl.edu.ec", "Derecho"},
 	}
 	want := Row{Line: 2, Email: "ana@utpl.edu.ec", Degree: "Derecho"}
@@ -107,9 +107,9 @@ func TestParseXLSXSheetChoice(t *testing.T) {
 	})
 	t.Run("the first sheet with a full header wins", func(t *testing.T) {
 		data := buildXLSX(t,
-			sheet{"A", [][]any{{"correo", "nombre"}, {"x@utpl.edu.ec", "X"}}},
+			sheet{"A", [][]any{{"correo", "nombre", "carrera"}, {"x@utpl.edu.ec", "X", "Derecho"}}},
 			sheet{"B", students},
-			sheet{"C", [][]any{{"correo", "carrera"}, {"otro@utpl.edu.ec", "Derecho"}}},
+			sheet{"C", [][]any{students[0], {"otro@utpl.edu.ec", "Derecho"}}},
 		)
 		rows, err := ParseXLSX(bytes.NewReader(data))
 		wantRows(t, rows, err, want)
@@ -117,7 +117,8 @@ func TestParseXLSXSheetChoice(t *testing.T) {
 	t.Run("no full header: the closest sheet is reported", func(t *testing.T) {
 		data := buildXLSX(t,
 			sheet{"Instrucciones", [][]any{{"Léame"}}},
-			sheet{"Casi", [][]any{{"correo", "nombre"}, {"x@utpl.edu.ec", "X"}}},
+			sheet{"Lejos", [][]any{{"correo", "nombre"}, {"x@utpl.edu.ec", "X"}}},
+			sheet{"Casi", [][]any{{"correo", "nombre", "departamento", "facultad", "modalidad"}, {"x@utpl.edu.ec", "X"}}},
 		)
 		rows, err := ParseXLSX(bytes.NewReader(data))
 		wantProblems(t, rows, err, Problem{Column: "carrera", Message: "Falta la columna «carrera»."})
@@ -214,5 +215,5 @@ func TestMinimalXLSX(t *testing.T) {
 	// The fuzzers' seed must be a workbook that reads, or they would only
 	// explore error paths.
 	rows, err := ParseXLSX(bytes.NewReader(minimalXLSX(testSheetXML, testSSTXML)))
-	wantRows(t, rows, err, Row{Line: 2, Email: "ana@utpl.edu.ec", Degree: "Derecho"})
+	wantRows(t, rows, err, Row{Line: 2, Email: "ana@utpl.edu.ec", Name: "3.5", Degree: "Derecho"})
 }

@@ -31,6 +31,8 @@ type Users interface {
 
 // Sessions persists sign-in sessions by token hash.
 type Sessions interface {
+	// CreateSession inserts s and, in the same transaction, sets the user's
+	// LastLoginAt to s.CreatedAt: a new session is a sign-in.
 	CreateSession(ctx context.Context, s domain.Session) error
 	GetSession(ctx context.Context, tokenHash string) (domain.Session, error)
 	TouchSession(ctx context.Context, tokenHash string, at time.Time) error
@@ -56,9 +58,17 @@ type Groups interface {
 	GetGroup(ctx context.Context, id string) (domain.Group, error)
 	ActiveGroupByTutor(ctx context.Context, tutorEmail string) (domain.Group, error)
 	ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]domain.Group, error)
-	ActiveGroupsByStudent(ctx context.Context, email string) ([]domain.Group, error)
+	// IsActiveGroupMember reports whether email (case-insensitively) is in
+	// any active group: one indexed lookup, no roster is read.
+	IsActiveGroupMember(ctx context.Context, email string) (bool, error)
+	// ActiveGroupOfStudent returns the newest active group listing email,
+	// WITHOUT its students (Estudiantes is nil); domain.ErrNotFound when
+	// there is none.
+	ActiveGroupOfStudent(ctx context.Context, email string) (domain.Group, error)
 	// AddGroupStudents appends students, ignoring ones already present, and
-	// returns how many were added.
+	// returns how many were added. It re-checks inside its transaction that
+	// the group is active: domain.ErrNotFound when it is not (finalized in
+	// between), and then nothing is added.
 	AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error)
 	// FinalizeGroup sets an active group to finalizado; ErrNotFound when the
 	// group is not active.

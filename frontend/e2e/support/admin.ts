@@ -53,7 +53,7 @@ export async function setShortBlueprint(tutor: APIRequestContext) {
 
 /** loadGroup gives the tutor an active Derecho group with these students. */
 export async function loadGroup(tutor: APIRequestContext, emails: string[]) {
-  const csv = ['email,degree', ...emails.map((e) => `${e},Derecho`)].join('\n') + '\n'
+  const csv = ['email,degree,name,department,faculty,modality', ...emails.map((e) => `${e},Derecho`)].join('\n') + '\n'
   await ok(await tutor.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } } }), 201)
 }
 

@@ -43,7 +43,7 @@ export async function classroom(server: ServerHandle, blueprint: Partial<ShortBl
   const tutorApi = await apiAs(server, tutor)
   const bp = await tutorApi.put('/api/admin/config/derecho/blueprint', { data: { degreeId: 'derecho', ...shortBlueprint, ...blueprint } })
   expect(bp.status(), await bp.text()).toBe(200)
-  const roster = Buffer.from(`email,degree\r\n${student.email},Derecho\r\n`, 'utf8')
+  const roster = Buffer.from(`email,degree,name,department,faculty,modality\r\n${student.email},Derecho\r\n`, 'utf8')
   const group = await tutorApi.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: roster } } })
   expect(group.status(), await group.text()).toBe(201)
   return { tutor, student, tutorApi }

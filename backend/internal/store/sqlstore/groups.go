@@ -89,10 +89,20 @@ func (s *DB) ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]domain
 	return s.listGroups(ctx, `SELECT `+groupColumns+` FROM groups WHERE docente_email = ? ORDER BY created_at DESC`, domain.NormalizeEmail(tutorEmail))
 }
 
-func (s *DB) ActiveGroupsByStudent(ctx context.Context, email string) ([]domain.Group, error) {
-	return s.listGroups(ctx, `SELECT g.id, g.carrera, g.departamento, g.facultad, g.modalidad, g.docente_email, g.status, g.created_at, g.finalized_at
+// IsActiveGroupMember answers from the group_students_email index and the
+// groups primary key, without reading any roster.
+func (s *DB) IsActiveGroupMember(ctx context.Context, email string) (bool, error) {
+	var member bool
+	err := s.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM group_students gs JOIN groups g ON g.id = gs.group_id
+		WHERE gs.email = ? AND g.status = 'activo')`, domain.NormalizeEmail(email)).Scan(&member)
+	return member, err
+}
+
+func (s *DB) ActiveGroupOfStudent(ctx context.Context, email string) (domain.Group, error) {
+	g, err := scanGroup(s.queryRow(ctx, `SELECT g.id, g.carrera, g.departamento, g.facultad, g.modalidad, g.docente_email, g.status, g.created_at, g.finalized_at
 		FROM group_students gs JOIN groups g ON g.id = gs.group_id
-		WHERE gs.email = ? AND g.status = 'activo' ORDER BY g.created_at DESC`, domain.NormalizeEmail(email))
+		WHERE gs.email = ? AND g.status = 'activo' ORDER BY g.created_at DESC, g.id LIMIT 1`, domain.NormalizeEmail(email)))
+	return g, s.mapErr(err)
 }
 
 func (s *DB) listGroups(ctx context.Context, q string, args ...any) ([]domain.Group, error) {
@@ -145,8 +155,16 @@ func (s *DB) groupStudents(ctx context.Context, groupID string) ([]domain.GroupS
 func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error) {
 	var added int
 	err := s.InTx(ctx, func(st store.Store) error {
-		var err error
-		added, err = st.(*DB).insertStudents(ctx, groupID, students)
+		tx := st.(*DB)
+		// A no-op write on the group row, conditional on its status: it
+		// takes the row's lock (PostgreSQL) or the write lock (SQLite), so a
+		// concurrent FinalizeGroup either waits for this transaction or has
+		// already committed, and then nothing is added.
+		res, err := tx.exec(ctx, `UPDATE groups SET status = 'activo' WHERE id = ? AND status = 'activo'`, groupID)
+		if err := tx.expectOne(res, err); err != nil {
+			return fmt.Errorf("add students to group %s: %w", groupID, err)
+		}
+		added, err = tx.insertStudents(ctx, groupID, students)
 		return err
 	})
 	return added, err

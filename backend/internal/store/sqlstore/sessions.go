@@ -5,12 +5,22 @@ import (
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
+// CreateSession inserts the session and records the sign-in on the user in
+// the same transaction: every way of signing in creates a session, so
+// last_login_at cannot miss one.
 func (s *DB) CreateSession(ctx context.Context, se domain.Session) error {
-	_, err := s.exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		se.TokenHash, se.UserID, ms(se.CreatedAt), ms(se.LastSeenAt), ms(se.ExpiresAt), se.UserAgent, se.IP)
-	return err
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		if _, err := tx.exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			se.TokenHash, se.UserID, ms(se.CreatedAt), ms(se.LastSeenAt), ms(se.ExpiresAt), se.UserAgent, se.IP); err != nil {
+			return err
+		}
+		_, err := tx.exec(ctx, `UPDATE users SET last_login_at = ? WHERE id = ?`, ms(se.CreatedAt), se.UserID)
+		return err
+	})
 }
 
 func (s *DB) GetSession(ctx context.Context, tokenHash string) (domain.Session, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
-const userColumns = `id, mail, display_name, given_name, surname, photo_url, role, created_at`
+const userColumns = `id, mail, display_name, given_name, surname, photo_url, role, created_at, last_login_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -15,17 +15,25 @@ func scanUser(r scanner) (domain.User, error) {
 	var u domain.User
 	var role string
 	var created int64
-	if err := r.Scan(&u.ID, &u.Mail, &u.DisplayName, &u.GivenName, &u.Surname, &u.PhotoURL, &role, &created); err != nil {
+	var lastLogin sql.NullInt64
+	if err := r.Scan(&u.ID, &u.Mail, &u.DisplayName, &u.GivenName, &u.Surname, &u.PhotoURL, &role, &created, &lastLogin); err != nil {
 		return u, err
 	}
 	u.Role = domain.Role(role)
 	u.CreatedAt = fromMS(created)
+	if lastLogin.Valid {
+		u.LastLoginAt = fromMS(lastLogin.Int64)
+	}
 	return u, nil
 }
 
 func (s *DB) CreateUser(ctx context.Context, u domain.User) error {
-	_, err := s.exec(ctx, `INSERT INTO users (`+userColumns+`, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '')`,
-		u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role), ms(u.CreatedAt))
+	var lastLogin any
+	if !u.LastLoginAt.IsZero() {
+		lastLogin = ms(u.LastLoginAt)
+	}
+	_, err := s.exec(ctx, `INSERT INTO users (`+userColumns+`, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
+		u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role), ms(u.CreatedAt), lastLogin)
 	return err
 }
 
@@ -105,7 +113,7 @@ func (s *DB) LinkIdentity(ctx context.Context, id domain.Identity) error {
 }
 
 func (s *DB) UserByIdentity(ctx context.Context, provider, subject string) (domain.User, error) {
-	u, err := scanUser(s.queryRow(ctx, `SELECT u.id, u.mail, u.display_name, u.given_name, u.surname, u.photo_url, u.role, u.created_at
+	u, err := scanUser(s.queryRow(ctx, `SELECT u.id, u.mail, u.display_name, u.given_name, u.surname, u.photo_url, u.role, u.created_at, u.last_login_at
 		FROM identities i JOIN users u ON u.id = i.user_id WHERE i.provider = ? AND i.subject = ?`, provider, subject))
 	return u, s.mapErr(err)
 }

@@ -26,6 +26,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"OneActiveGroup":    testOneActiveGroupConcurrent,
 		"TxRollback":        testTxRollback,
 		"GroupsByStudent":   testGroupsByStudent,
+		"AddToFinalized":    testAddToFinalizedGroup,
+		"LastLogin":         testLastLogin,
 		"LargeMailInLookup": testLargeMailInLookup,
 		"Cases":             testCases,
 		"CatalogSettings":   testCatalogSettings,
@@ -172,6 +174,53 @@ func testSessions(t *testing.T, s store.Store) {
 	}
 }
 
+func testLastLogin(t *testing.T, s store.Store) {
+	u := mustUser(t, s, "nuevo@utpl.edu.ec", domain.RoleStudent)
+	other := mustUser(t, s, "otro@utpl.edu.ec", domain.RoleStudent)
+	if got, _ := s.GetUser(ctx, u.ID); !got.LastLoginAt.IsZero() {
+		t.Fatalf("a new profile has signed in at %v", got.LastLoginAt)
+	}
+	t0 := now().Add(-time.Hour)
+	for i, at := range []time.Time{t0, t0.Add(30 * time.Minute)} {
+		se := domain.Session{TokenHash: fmt.Sprintf("login-%d", i), UserID: u.ID, CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
+		if err := s.CreateSession(ctx, se); err != nil {
+			t.Fatal(err)
+		}
+		for name, get := range map[string]func() (domain.User, error){
+			"GetUser":       func() (domain.User, error) { return s.GetUser(ctx, u.ID) },
+			"GetUserByMail": func() (domain.User, error) { return s.GetUserByMail(ctx, u.Mail) },
+			"ListUsersByMail": func() (domain.User, error) {
+				us, err := s.ListUsersByMail(ctx, []string{u.Mail})
+				if err != nil || len(us) != 1 {
+					return domain.User{}, fmt.Errorf("got %d users, %v", len(us), err)
+				}
+				return us[0], nil
+			},
+		} {
+			if got, err := get(); err != nil || !got.LastLoginAt.Equal(at) {
+				t.Fatalf("%s after session %d: last login %v, %v; want %v", name, i, got.LastLoginAt, err, at)
+			}
+		}
+	}
+	// Touching a session is activity, not a sign-in.
+	if err := s.TouchSession(ctx, "login-1", t0.Add(50*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.GetUser(ctx, u.ID); !got.LastLoginAt.Equal(t0.Add(30 * time.Minute)) {
+		t.Fatalf("TouchSession moved the last login to %v", got.LastLoginAt)
+	}
+	if got, _ := s.GetUser(ctx, other.ID); !got.LastLoginAt.IsZero() {
+		t.Fatalf("another user's sign-in was recorded on %s: %v", other.Mail, got.LastLoginAt)
+	}
+	// A session refused (its token exists) records no sign-in.
+	if err := s.CreateSession(ctx, domain.Session{TokenHash: "login-0", UserID: other.ID, CreatedAt: t0, LastSeenAt: t0, ExpiresAt: t0.Add(time.Hour)}); err == nil {
+		t.Fatal("duplicate session token accepted")
+	}
+	if got, _ := s.GetUser(ctx, other.ID); !got.LastLoginAt.IsZero() {
+		t.Fatalf("a refused session recorded a sign-in: %v", got.LastLoginAt)
+	}
+}
+
 func testDegrees(t *testing.T, s store.Store) {
 	all, err := s.ListDegrees(ctx)
 	if err != nil || len(all) != 1 || all[0].Nombre != "Derecho" {
@@ -304,26 +353,100 @@ func testTxRollback(t *testing.T, s store.Store) {
 }
 
 func testGroupsByStudent(t *testing.T, s store.Store) {
-	g1 := newGroup(t, s, "t1@utpl.edu.ec", "est@utpl.edu.ec")
+	g1 := newGroup(t, s, "t1@utpl.edu.ec", "est@utpl.edu.ec", "otra@utpl.edu.ec")
 	g2 := newGroup(t, s, "t2@utpl.edu.ec", "EST@utpl.edu.ec")
+	g2.CreatedAt = g1.CreatedAt.Add(time.Minute) // the newer group
 	for _, g := range []domain.Group{g1, g2} {
 		if err := s.CreateGroup(ctx, g); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := s.ActiveGroupsByStudent(ctx, "Est@utpl.edu.ec")
-	if err != nil || len(got) != 2 {
-		t.Fatalf("ActiveGroupsByStudent = %d, %v; want 2", len(got), err)
+	for _, mail := range []string{"est@utpl.edu.ec", "Est@UTPL.edu.ec", " otra@utpl.edu.ec "} {
+		if ok, err := s.IsActiveGroupMember(ctx, mail); err != nil || !ok {
+			t.Fatalf("IsActiveGroupMember(%q) = %v, %v; want true", mail, ok, err)
+		}
+	}
+	got, err := s.ActiveGroupOfStudent(ctx, "Est@utpl.edu.ec")
+	if err != nil || got.ID != g2.ID || got.Carrera != g2.Carrera || got.DocenteEmail != "t2@utpl.edu.ec" || got.Status != domain.GroupActive {
+		t.Fatalf("ActiveGroupOfStudent = %+v, %v; want the newer group %s", got, err, g2.ID)
+	}
+	if got.Estudiantes != nil {
+		t.Fatalf("ActiveGroupOfStudent loaded the roster: %+v", got.Estudiantes)
+	}
+	if err := s.FinalizeGroup(ctx, g2.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.ActiveGroupOfStudent(ctx, "est@utpl.edu.ec"); err != nil || got.ID != g1.ID {
+		t.Fatalf("after finalizing the newer group = %+v, %v; want %s", got, err, g1.ID)
 	}
 	if err := s.FinalizeGroup(ctx, g1.ID, now()); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.ActiveGroupsByStudent(ctx, "est@utpl.edu.ec")
-	if len(got) != 1 || got[0].ID != g2.ID {
-		t.Fatalf("after finalize = %+v", got)
+	// Membership ends with the group, at once.
+	for _, mail := range []string{"est@utpl.edu.ec", "otra@utpl.edu.ec", "nadie@utpl.edu.ec"} {
+		if ok, err := s.IsActiveGroupMember(ctx, mail); err != nil || ok {
+			t.Fatalf("IsActiveGroupMember(%q) after finalize = %v, %v; want false", mail, ok, err)
+		}
+		if _, err := s.ActiveGroupOfStudent(ctx, mail); !errors.Is(err, domain.ErrNotFound) {
+			t.Fatalf("ActiveGroupOfStudent(%q) after finalize: err = %v, want ErrNotFound", mail, err)
+		}
 	}
-	if none, err := s.ActiveGroupsByStudent(ctx, "otro@utpl.edu.ec"); err != nil || len(none) != 0 {
-		t.Fatalf("non-member = %+v, %v", none, err)
+}
+
+// testAddToFinalizedGroup: adding re-checks the status inside its own
+// transaction, so a group finalized after the caller read it gets nothing.
+func testAddToFinalizedGroup(t *testing.T, s store.Store) {
+	g := newGroup(t, s, "fin@utpl.edu.ec", "a@utpl.edu.ec")
+	if err := s.CreateGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinalizeGroup(ctx, g.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.AddGroupStudents(ctx, g.ID, []domain.GroupStudent{{Email: "b@utpl.edu.ec", AddedAt: now()}})
+	if !errors.Is(err, domain.ErrNotFound) || n != 0 {
+		t.Fatalf("AddGroupStudents to a finalized group = %d, %v; want 0, ErrNotFound", n, err)
+	}
+	if got, _ := s.GetGroup(ctx, g.ID); len(got.Estudiantes) != 1 {
+		t.Fatalf("a finalized group got students: %+v", got.Estudiantes)
+	}
+	if _, err := s.AddGroupStudents(ctx, "missing", []domain.GroupStudent{{Email: "b@utpl.edu.ec", AddedAt: now()}}); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("AddGroupStudents to a missing group: %v", err)
+	}
+
+	// Racing adds and a finalize: whatever the order, every add either
+	// reports ErrNotFound or its students are in the finalized group.
+	g2 := newGroup(t, s, "fin@utpl.edu.ec", "a@utpl.edu.ec")
+	if err := s.CreateGroup(ctx, g2); err != nil {
+		t.Fatal(err)
+	}
+	const n2 = 6
+	var wg sync.WaitGroup
+	added := make([]int, n2)
+	errs := make([]error, n2)
+	for i := range n2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			added[i], errs[i] = s.AddGroupStudents(ctx, g2.ID, []domain.GroupStudent{{Email: fmt.Sprintf("r%d@utpl.edu.ec", i), AddedAt: now()}})
+		}()
+	}
+	if err := s.FinalizeGroup(ctx, g2.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	want := 1
+	for i := range n2 {
+		switch {
+		case errs[i] == nil && added[i] == 1:
+			want++
+		case errors.Is(errs[i], domain.ErrNotFound) && added[i] == 0:
+		default:
+			t.Fatalf("add %d = %d, %v", i, added[i], errs[i])
+		}
+	}
+	if got, _ := s.GetGroup(ctx, g2.ID); len(got.Estudiantes) != want {
+		t.Fatalf("finalized group has %d students, want %d (the adds that succeeded)", len(got.Estudiantes), want)
 	}
 }
 

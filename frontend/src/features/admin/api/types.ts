@@ -10,7 +10,7 @@ export type Group = {
   departamento: string
   facultad: string
   modalidad: string
-  docente: { Email: string }
+  docente: { email: string }
   estudiantes: { email: string; attempts: unknown[] }[]
   status: GroupStatus
   createdAt: string
@@ -19,8 +19,11 @@ export type Group = {
 
 export type Member = {
   email: string
-  name: string
-  registered: boolean
+  /** null when the students' profiles could not be read (infoUnavailable). */
+  name: string | null
+  /** Whether the student has ever signed in; null when unknown. */
+  signedIn: boolean | null
+  lastSignInAt: string | null
   userId?: string
   addedAt: string
   attempts: number
@@ -32,6 +35,10 @@ export type Member = {
   trend: string
 }
 
+/**
+ * infoUnavailable: the profiles could not be read, so the list has the
+ * emails alone (spec section 8) and every name and signedIn is null.
+ */
 export type GroupWithMembers = { group: Group; students: Member[]; infoUnavailable: boolean }
 
 export type RosterProblem = { row: number; column: string; message: string }

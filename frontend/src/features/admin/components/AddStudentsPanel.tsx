@@ -27,7 +27,7 @@ export function splitEmails(text: string): string[] {
 // AddStudentsPanel adds students to the active group from a roster file,
 // pasted emails, or a pick among registered students, with the spec's
 // dialogs (section 8).
-export function AddStudentsPanel() {
+export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
   const [mode, setMode] = useState<Mode>('file')
   const [file, setFile] = useState<File | null>(null)
   const [pasted, setPasted] = useState('')
@@ -85,7 +85,7 @@ export function AddStudentsPanel() {
         {mode === 'file' && (
           <>
             <FileField label="Archivo con estudiantes" name="students-file" file={file} onChange={setFile} />
-            <RosterHelp />
+            <RosterHelp groupDegree={groupDegree} />
           </>
         )}
         {mode === 'paste' && (

@@ -7,7 +7,7 @@ export function GroupSummary({ group }: { group: Group }) {
     ['Departamento', group.departamento || '—'],
     ['Facultad', group.facultad || '—'],
     ['Modalidad', group.modalidad || '—'],
-    ['Docente', group.docente.Email],
+    ['Docente', group.docente.email],
     ['Estudiantes', String(group.estudiantes.length)],
     ['Creado', formatDate(group.createdAt)],
   ]

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
+import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
 import { pathSegment, trendText } from '../lib/students'
@@ -16,13 +17,41 @@ export function TrendLabel({ trend }: { trend: string }) {
   )
 }
 
+/** The notice shown above a student list whose profiles could not be read. */
+export function InfoUnavailableNotice() {
+  return (
+    <Notice tone="warn">
+      No se pudo cargar la información de los estudiantes; se muestran solo sus correos. «—» indica un dato no disponible.
+    </Notice>
+  )
+}
+
+// SignedIn says whether the student has ever signed in, and when last; "—"
+// when the profiles could not be read (unknown is not "Aún no").
+function SignedIn({ student }: { student: Member }) {
+  if (student.signedIn === null) return <span title="Dato no disponible">—</span>
+  if (!student.signedIn) return <>Aún no</>
+  return (
+    <>
+      Sí
+      {student.lastSignInAt && (
+        <span className="block text-xs whitespace-nowrap text-slate-600">
+          <span className="sr-only">, último ingreso: </span>
+          {formatDateTime(student.lastSignInAt)}
+        </span>
+      )}
+    </>
+  )
+}
+
 // MembersTable lists a group's students with a filter box, their practice
-// figures, and a link to each student's attempts.
+// figures, and a link to each student's attempts. Without a known name the
+// link is on the email.
 export function MembersTable({ students, caption }: { students: Member[]; caption: string }) {
   const [filter, setFilter] = useState('')
   const id = useId()
   const q = filter.trim().toLowerCase()
-  const shown = q ? students.filter((s) => s.email.includes(q) || s.name.toLowerCase().includes(q)) : students
+  const shown = q ? students.filter((s) => s.email.includes(q) || (s.name ?? '').toLowerCase().includes(q)) : students
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -49,13 +78,16 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
             {shown.map((s) => (
               <tr key={s.email} className="border-b border-slate-200">
                 <td className="py-2 pr-4">
-                  <Link to={`/admin/estudiantes/${pathSegment(s.email)}`} className="font-medium text-brand-700 underline">
-                    {s.name || s.email}
-                    <span className="sr-only">: ver intentos</span>
-                  </Link>
+                  {s.name === null ? (
+                    <span title="Dato no disponible">—</span>
+                  ) : (
+                    <AttemptsLink email={s.email}>{s.name || s.email}</AttemptsLink>
+                  )}
                 </td>
-                <td className="py-2 pr-4 break-all">{s.email}</td>
-                <td className="py-2 pr-4">{s.registered ? 'Sí' : 'Aún no'}</td>
+                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink email={s.email}>{s.email}</AttemptsLink> : s.email}</td>
+                <td className="py-2 pr-4">
+                  <SignedIn student={s} />
+                </td>
                 <td className="py-2 pr-4 tabular-nums">{s.attempts}</td>
                 <td className="py-2 pr-4 tabular-nums">{s.finished ?? 0}</td>
                 <td className="py-2 pr-4 tabular-nums">{formatScore(s.lastScore)}</td>
@@ -71,5 +103,14 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
       </div>
       {shown.length === 0 && <p className="mt-3 text-slate-700">No hay estudiantes que coincidan.</p>}
     </div>
+  )
+}
+
+function AttemptsLink({ email, children }: { email: string; children: ReactNode }) {
+  return (
+    <Link to={`/admin/estudiantes/${pathSegment(email)}`} className="font-medium text-brand-700 underline">
+      {children}
+      <span className="sr-only">: ver intentos</span>
+    </Link>
   )
 }

@@ -4,7 +4,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { useGroup } from '../api/get-groups'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
-import { MembersTable } from '../components/MembersTable'
+import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
 
 // GroupDetailPage shows any of the tutor's groups, read-only.
 export function GroupDetailPage() {
@@ -12,7 +12,7 @@ export function GroupDetailPage() {
   const q = useGroup(id)
   if (q.isPending) return <PageSpinner />
   if (q.isError) return <Notice tone="error">No se encontró el grupo.</Notice>
-  const { group, students } = q.data
+  const { group, students, infoUnavailable } = q.data
   return (
     <div className="space-y-6">
       <p>
@@ -24,6 +24,11 @@ export function GroupDetailPage() {
         <GroupSummary group={group} />
       </Card>
       <Card title={`Estudiantes (${students.length})`}>
+        {infoUnavailable && (
+          <div className="mb-4">
+            <InfoUnavailableNotice />
+          </div>
+        )}
         <MembersTable students={students} caption="Estudiantes del grupo" />
       </Card>
     </div>

@@ -34,7 +34,7 @@ export function GroupPage() {
               </Link>
             </p>
           </Card>
-          <AddStudentsPanel />
+          <AddStudentsPanel groupDegree={group.carreraNombre || group.carrera} />
         </>
       ) : (
         <LoadGroupCard />

@@ -4,7 +4,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api-client'
 import { useActiveGroupStudents } from '../api/get-active-group-students'
-import { MembersTable } from '../components/MembersTable'
+import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
 
 export function StudentsPage() {
   const q = useActiveGroupStudents()
@@ -28,7 +28,7 @@ export function StudentsPage() {
     <Card title={`Estudiantes del grupo (${students.length})`}>
       {infoUnavailable && (
         <div className="mb-4">
-          <Notice tone="warn">No se pudo cargar la información de los estudiantes; se muestran solo sus correos.</Notice>
+          <InfoUnavailableNotice />
         </div>
       )}
       <p className="mb-4 text-slate-700">

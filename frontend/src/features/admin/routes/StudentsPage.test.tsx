@@ -1,0 +1,81 @@
+import { render, screen, within } from '@testing-library/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { MemoryRouter } from 'react-router-dom'
+import { describe, expect, it, vi } from 'vitest'
+import type { Group, GroupWithMembers, Member } from '../api/types'
+import { StudentsPage } from './StudentsPage'
+
+const group: Group = {
+  id: 'g1',
+  carrera: 'derecho',
+  carreraNombre: 'Derecho',
+  departamento: '',
+  facultad: '',
+  modalidad: '',
+  docente: { email: 'tutor@utpl.edu.ec' },
+  estudiantes: [],
+  status: 'activo',
+  createdAt: '2026-03-01T10:00:00Z',
+  finalizedAt: null,
+}
+
+function member(m: Partial<Member> & Pick<Member, 'email' | 'name' | 'signedIn'>): Member {
+  return { lastSignInAt: null, addedAt: '2026-03-01T10:00:00Z', attempts: 0, finished: 0, lastActivity: null, lastScore: null, averageScore: null, trend: '', ...m }
+}
+
+function renderPage(data: GroupWithMembers) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify(data), { status: 200 }))
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <StudentsPage />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  )
+}
+
+// cells returns the texts of the row holding text, in column order.
+function cells(text: string) {
+  const row = screen.getAllByRole('row').find((r) => r.textContent?.includes(text))
+  if (!row) throw new Error(`no row with ${text}`)
+  return within(row)
+    .getAllByRole('cell')
+    .map((c) => c.textContent)
+}
+
+describe('StudentsPage', () => {
+  it('tells who has signed in, when, and who has not yet', async () => {
+    renderPage({
+      group,
+      infoUnavailable: false,
+      students: [
+        member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', signedIn: true, lastSignInAt: '2026-03-02T15:30:00Z', attempts: 2 }),
+        member({ email: 'luis@utpl.edu.ec', name: 'Luis Ruiz', signedIn: false }),
+      ],
+    })
+    expect(await screen.findByRole('link', { name: 'Ana Pérez: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/ana@utpl.edu.ec')
+    const ana = cells('Ana Pérez')
+    expect(ana[2]).toMatch(/^Sí, último ingreso: .*2026/)
+    expect(ana[3]).toBe('2')
+    expect(cells('Luis Ruiz')[2]).toBe('Aún no')
+    expect(screen.queryByText(/No se pudo cargar la información/)).not.toBeInTheDocument()
+  })
+
+  it('shows the emails alone, with unknown values as "—", when the profiles could not be read', async () => {
+    renderPage({
+      group,
+      infoUnavailable: true,
+      students: [member({ email: 'ana@utpl.edu.ec', name: null, signedIn: null, attempts: 1 })],
+    })
+    expect(await screen.findByText(/No se pudo cargar la información de los estudiantes; se muestran solo sus correos/)).toBeInTheDocument()
+    const ana = cells('ana@utpl.edu.ec')
+    // Nombre and Ha ingresado are unknown: never "Aún no".
+    expect(ana[0]).toBe('—')
+    expect(ana[2]).toBe('—')
+    expect(ana[3]).toBe('1')
+    expect(screen.queryByText('Aún no')).not.toBeInTheDocument()
+    // The email still opens the student's attempts.
+    expect(screen.getByRole('link', { name: 'ana@utpl.edu.ec: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/ana@utpl.edu.ec')
+  })
+})
