@@ -40,6 +40,8 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.getByLabel('Hechos del caso').fill('María fue despedida al comunicar su embarazo a su empleador.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿Qué acción procede y ante quién?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿Cuál es la indemnización?')
+  await page.getByRole('button', { name: 'Agregar pregunta del tribunal' }).click()
+  await page.getByLabel('Pregunta del tribunal 2', { exact: true }).fill('¿Ante qué juez se demanda?')
   await page.getByLabel('Punto clave 1', { exact: true }).fill('Despido ineficaz')
   await page.getByRole('button', { name: 'Agregar punto clave' }).click()
   await expect(page.getByLabel('Punto clave 2', { exact: true })).toBeFocused()
@@ -103,6 +105,8 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.getByLabel('Hechos del caso').fill('Otro relato.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿?')
+  await page.getByRole('button', { name: 'Agregar pregunta del tribunal' }).click()
+  await page.getByLabel('Pregunta del tribunal 2', { exact: true }).fill('¿¿?')
   await page.getByLabel('Punto clave 1', { exact: true }).fill('Uno')
   await page.getByRole('button', { name: 'Crear caso' }).click()
   await expect(page.getByLabel('Título')).toHaveAccessibleDescription(`Ya existe un caso con el título «${title}» en esta carrera.`)
@@ -174,10 +178,10 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   const newTitle = `Caso nuevo válido ${unique()}`
   const csv = [
     'degree,area,title,facts,questions,followUps,keyPoints,legalBases,status,demo',
-    `Derecho,Penal,${newTitle},Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false`,
-    'Derecho,Penal,,Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false',
-    'Medicina,Penal,Otro título,Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false',
-    'Derecho,Civil,Tercer título,Hechos,¿Pregunta?,¿Repregunta?,Punto,Código Civil sin artículo,active,quizá',
+    `Derecho,Penal,${newTitle},Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false`,
+    'Derecho,Penal,,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false',
+    'Medicina,Penal,Otro título,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false',
+    'Derecho,Civil,Tercer título,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,Código Civil sin artículo,active,quizá',
   ].join('\n')
   await page.getByLabel('Archivo de casos').setInputFiles({ name: 'casos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
   await page.getByRole('button', { name: 'Importar' }).click()

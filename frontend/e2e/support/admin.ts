@@ -118,8 +118,8 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
 }
 
-/** score is the server's formula: sum(weight × level / 4) / 10, two decimals. */
+/** score is the server's formula: sum(weight × level / 4) / 10, rounded half up to two decimals (in integers). */
 export function score(criteria: { id: string; weight: number }[], levels: Record<string, number>) {
-  const total = criteria.reduce((s, c) => s + (c.weight * (levels[c.id] ?? 0)) / 4, 0)
-  return Math.round((total / 10) * 100) / 100
+  const points = criteria.reduce((s, c) => s + c.weight * (levels[c.id] ?? 0), 0)
+  return Math.floor((points * 5 + 1) / 2) / 100
 }
