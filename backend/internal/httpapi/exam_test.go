@@ -53,13 +53,17 @@ type attemptResp struct {
 			ID string `json:"id"`
 		} `json:"criteria"`
 	} `json:"rubric"`
-	Recordings []struct {
-		ID       string `json:"id"`
-		Chunks   int    `json:"chunks"`
-		Bytes    int64  `json:"bytes"`
-		Complete bool   `json:"complete"`
-		Deleted  bool   `json:"deleted"`
-	} `json:"recordings"`
+	Recordings []recordingResp `json:"recordings"`
+}
+
+type recordingResp struct {
+	ID       string `json:"id"`
+	Phase    int    `json:"phase"`
+	Chunks   int    `json:"chunks"`
+	Bytes    int64  `json:"bytes"`
+	Complete bool   `json:"complete"`
+	Deleted  bool   `json:"deleted"`
+	Late     bool   `json:"late"`
 }
 
 func (e *env) mustAttempt(role, method, path string, body any, want int) attemptResp {
@@ -94,10 +98,11 @@ func (e *env) finish(role string, a attemptResp, level int) attemptResp {
 
 const recID = "rec-0001-aaaa-bbbb"
 
-// attemptFixture: the member student has a training attempt with a
-// presentation recording holding one chunk.
+// attemptFixture: the member student has a training attempt in its
+// presentation with a recording holding one chunk.
 func attemptFixture(e *env) map[string]string {
 	a := e.start(studentInGrp, "entrenamiento")
+	e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, http.StatusOK)
 	if res := e.do(studentInGrp, http.MethodPut, "/api/attempts/"+a.ID+"/recordings/"+recID,
 		map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"}); res.Code != 200 {
 		e.t.Fatalf("fixture recording: %d %s", res.Code, res.Body)
@@ -337,8 +342,10 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 	if res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 0, "mimeType": "audio/webm"}); res.Code != 400 {
 		t.Fatalf("recording the preparation = %d", res.Code)
 	}
+	e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, 200)
 	for range 2 {
-		if res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"}); res.Code != 200 {
+		res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"})
+		if r := decode[recordingResp](t, res); res.Code != 200 || r.Late {
 			t.Fatalf("create recording = %d %s", res.Code, res.Body)
 		}
 	}
@@ -369,19 +376,15 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 	if c := put(1, parts[1]); c != 200 {
 		t.Fatalf("chunk 1 = %d", c)
 	}
-	// Uploads are accepted after the phase ended (they lag behind recording).
+	// Chunks and the complete call of a take registered in time are accepted
+	// after its phase ended (uploads lag behind recording); the take is not late.
 	e.clock.Advance(3 * time.Hour)
 	res = e.do(studentInGrp, "POST", base+"/complete", map[string]any{"chunks": 3, "durationMs": 6000, "levels": []float64{0.1, 2, -1}})
-	if res.Code != 200 || !strings.Contains(res.Body.String(), `"complete":true`) {
+	if r := decode[recordingResp](t, res); res.Code != 200 || !r.Complete || r.Late {
 		t.Fatalf("complete = %d %s", res.Code, res.Body)
 	}
 	if c := put(3, "late"); c != 409 {
 		t.Fatalf("a chunk after completion = %d", c)
-	}
-	// A take registered after the attempt ended (its upload lagged) is accepted.
-	late := "/api/attempts/" + a.ID + "/recordings/rec-late-0002-cccc"
-	if res := e.do(studentInGrp, "PUT", late, map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
-		t.Fatalf("late registration = %d %s", res.Code, res.Body)
 	}
 	whole := strings.Join(parts, "")
 	for _, role := range []string{studentInGrp, tutor} {
@@ -406,24 +409,128 @@ func TestStudentDeletesARecordingAndKeepsTheScore(t *testing.T) {
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	a := e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+ids["attempt"], nil, 200)
-	a = e.finish(studentInGrp, a, 4)
-	// A take whose registration arrives after the attempt finished (its
-	// upload lagged behind) is still accepted.
-	if res := e.do(studentInGrp, "PUT", "/api/attempts/"+a.ID+"/recordings/rec-late-0003-eeee", map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
-		t.Fatalf("late registration = %d %s", res.Code, res.Body)
+	// A second part of the presentation (a reload), registered in time.
+	second := "/api/attempts/" + a.ID + "/recordings/rec-part-0002-dddd"
+	if res := e.do(studentInGrp, "PUT", second, map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
+		t.Fatalf("second part = %d %s", res.Code, res.Body)
 	}
+	a = e.finish(studentInGrp, a, 4)
 	base := "/api/attempts/" + a.ID + "/recordings/" + recID
 	if res := e.do(studentInGrp, "DELETE", base, nil); res.Code != 204 {
 		t.Fatalf("delete = %d", res.Code)
 	}
 	a = e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+a.ID, nil, 200)
-	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 2 || a.Recordings[0].ID != recID || !a.Recordings[0].Deleted || a.Recordings[0].Chunks != 0 {
+	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 2 || a.Recordings[0].ID != recID || !a.Recordings[0].Deleted ||
+		a.Recordings[0].Chunks != 0 || a.Recordings[1].Deleted || a.Recordings[1].Late {
 		t.Fatalf("after delete: %+v", a)
 	}
 	for _, role := range []string{studentInGrp, tutor} {
 		if res := e.do(role, "GET", base+"/media", nil); res.Code != 404 {
 			t.Fatalf("deleted media as %s = %d", role, res.Code)
 		}
+	}
+	// Deleting again is harmless; the score stays after the tutor grades too.
+	if res := e.do(studentInGrp, "DELETE", base, nil); res.Code != 204 {
+		t.Fatalf("delete again = %d", res.Code)
+	}
+	e.mustAttempt(tutor, "POST", "/api/attempts/"+a.ID+"/grade", map[string]any{"levels": levelsAll(a, 3), "comments": ""}, 200)
+	if res := e.do(studentInGrp, "DELETE", second, nil); res.Code != 204 {
+		t.Fatalf("delete after the grade = %d", res.Code)
+	}
+	a = e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+a.ID, nil, 200)
+	if a.SelfAssessment.Score != 10 || a.TutorGrade == nil || a.TutorGrade.Score != 7.5 || !a.Recordings[1].Deleted {
+		t.Fatalf("after deleting both: %+v", a)
+	}
+}
+
+// expectRefusal checks a request fails with status and the error code.
+func (e *env) expectRefusal(role, method, path string, body any, status int, code string) {
+	e.t.Helper()
+	res := e.do(role, method, path, body)
+	if got := decode[apiError](e.t, res); res.Code != status || got.Error.Code != code || got.Error.Message == "" {
+		e.t.Fatalf("%s %s = %d %+v, want %d %s", method, path, res.Code, got.Error, status, code)
+	}
+}
+
+func TestNewTakesFollowTheServerPhases(t *testing.T) {
+	e := newEnv(t)
+	a := e.start(studentInGrp, "entrenamiento")
+	base := "/api/attempts/" + a.ID
+	take := func(rid string, phase int) (int, recordingResp) {
+		res := e.do(studentInGrp, "PUT", base+"/recordings/"+rid, map[string]any{"phase": phase, "mimeType": "audio/webm;codecs=opus"})
+		if res.Code != 200 {
+			return res.Code, recordingResp{}
+		}
+		return res.Code, decode[recordingResp](t, res)
+	}
+	// A phase that has not started: the presentation during the preparation,
+	// an answer during the presentation.
+	e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-future-0001", map[string]any{"phase": 1, "mimeType": "audio/webm"}, 409, "phase_not_started")
+	e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 0}, 200)
+	e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-future-0002", map[string]any{"phase": 3, "mimeType": "audio/webm"}, 409, "phase_not_started")
+	if code, r := take("rec-intime-0001", 1); code != 200 || r.Late {
+		t.Fatalf("take during its phase = %d %+v", code, r)
+	}
+	// Server time starts a phase even when the browser did not say so: the
+	// presentation (10 min) and the first think time (20 s) ran out.
+	e.clock.Advance(10*time.Minute + 21*time.Second)
+	if code, r := take("rec-answer-0001", 3); code != 200 || r.Late {
+		t.Fatalf("take of the answer under way = %d %+v", code, r)
+	}
+	// A take of the presentation registered after it ended (a lagging
+	// upload, or recorded afterwards): kept, and marked late.
+	code, r := take("rec-late-0001", 1)
+	if code != 200 || !r.Late {
+		t.Fatalf("late take = %d %+v", code, r)
+	}
+	// A retry of a registered take answers the same.
+	if code, again := take("rec-late-0001", 1); code != 200 || again != r {
+		t.Fatalf("retry = %d %+v", code, again)
+	}
+	got := e.mustAttempt(tutor, "GET", base, nil, 200)
+	late := map[string]bool{}
+	for _, r := range got.Recordings {
+		late[r.ID] = r.Late
+	}
+	if len(late) != 3 || late["rec-intime-0001"] || late["rec-answer-0001"] || !late["rec-late-0001"] {
+		t.Fatalf("late flags the tutor sees = %v", late)
+	}
+
+	// Finished, not graded: a lagging take still registers (late).
+	e.finish(studentInGrp, got, 3)
+	if code, r := take("rec-after-0001", 3); code != 200 || !r.Late {
+		t.Fatalf("take after the self-assessment = %d %+v", code, r)
+	}
+	// Graded: no new take at all, whatever the phase.
+	e.mustAttempt(tutor, "POST", base+"/grade", map[string]any{"levels": levelsAll(got, 3), "comments": ""}, 200)
+	for _, phase := range []int{1, 3} {
+		e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-graded-000"+fmt.Sprint(phase), map[string]any{"phase": phase, "mimeType": "audio/webm"}, 409, "attempt_graded")
+	}
+	if n := len(e.mustAttempt(studentInGrp, "GET", base, nil, 200).Recordings); n != 4 {
+		t.Fatalf("%d recordings after the refusals, want 4", n)
+	}
+}
+
+func TestMockExamTakeOfAnEndedPhaseIsMarkedLate(t *testing.T) {
+	e := newEnv(t)
+	a := e.start(studentInGrp, "simulacro")
+	base := "/api/attempts/" + a.ID
+	e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 0}, 200)
+	e.clock.Advance(time.Minute)
+	a = e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 1}, 200)
+	if a.Current != 2 {
+		t.Fatalf("current = %d", a.Current)
+	}
+	// Recording the presentation again once it ended is not possible in a
+	// mock exam: such a take is kept but shown as late.
+	e.clock.Advance(10 * time.Second)
+	res := e.do(studentInGrp, "PUT", base+"/recordings/rec-again-0001", map[string]any{"phase": 1, "mimeType": "audio/webm"})
+	if r := decode[recordingResp](t, res); res.Code != 200 || !r.Late {
+		t.Fatalf("take of the ended presentation = %d %s", res.Code, res.Body)
+	}
+	a = e.mustAttempt(tutor, "GET", base, nil, 200)
+	if len(a.Recordings) != 1 || !a.Recordings[0].Late {
+		t.Fatalf("recordings = %+v", a.Recordings)
 	}
 }
 

@@ -97,11 +97,13 @@ export function silentWav(seconds = 1, rate = 8000): Buffer {
 export async function finishedAttempt(student: APIRequestContext, opts: { level?: number; notes?: string; area?: string } = {}): Promise<AttemptJSON> {
   let a = await ok<AttemptJSON>(await student.post('/api/attempts', { data: { mode: 'entrenamiento', ...(opts.area ? { area: opts.area } : {}) } }), 201)
   const presentation = a.phases.findIndex((p) => p.kind === 'presentation')
+  // The server takes a recording only once its phase has started.
+  if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
+  while (a.current < presentation) a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/skip`, { data: { from: a.current } }))
   const rid = randomUUID()
   await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}`, { data: { phase: presentation, mimeType: 'audio/wav' } }))
   await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, { data: silentWav(), headers: { 'Content-Type': 'application/octet-stream' } }))
   await ok(await student.post(`/api/attempts/${a.id}/recordings/${rid}/complete`, { data: { chunks: 1, durationMs: 1000 } }))
-  if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
   while (a.phases[a.current]?.kind !== 'self_assessment') {
     const action = a.phases[a.current].recorded ? 'advance' : 'skip'
     a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/${action}`, { data: { from: a.current } }))

@@ -78,6 +78,7 @@ export type Recording = {
   complete: boolean
   deleted: boolean
   createdAt: string
+  late?: boolean // the server registered it after its phase ended
   transcript?: Transcript | null
 }
 
