@@ -2,15 +2,19 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 type phaseResp struct {
@@ -705,5 +709,219 @@ func TestCaseValidationNamesFields(t *testing.T) {
 	}
 	if res := e.do(tutor, "POST", "/api/admin/cases", newCaseBody("Duplicado")); res.Code != 409 {
 		t.Fatalf("duplicate title = %d", res.Code)
+	}
+}
+
+// addPeer adds another student to the tutor's active group (the member's
+// group), signed in as role, and returns that student.
+func (e *env) addPeer(role, email string) domain.User {
+	e.t.Helper()
+	ctx := context.Background()
+	u, err := e.auth.CreateUser(ctx, email, testPassword, domain.RoleStudent, "Compañero "+role)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.store.AddGroupStudents(ctx, e.group.ID, []domain.GroupStudent{{Email: email, Name: "Compañero", AddedAt: e.clock.Now()}}); err != nil {
+		e.t.Fatal(err)
+	}
+	res := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": email, "password": testPassword})
+	if res.Code != 200 {
+		e.t.Fatalf("peer login = %d %s", res.Code, res.Body)
+	}
+	e.cookies = maps.Clone(e.cookies) // the template's map is shared by every test
+	e.cookies[role] = sessionCookie(e.t, res)
+	return u
+}
+
+func TestAnotherStudentOfTheSameGroupSeesNothing(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	const peer = "peer"
+	e.addPeer(peer, "companero@utpl.edu.ec")
+	// The peer is a test taker in the same active group…
+	if res := e.do(peer, "GET", "/api/exam/overview", nil); res.Code != 200 {
+		t.Fatalf("peer overview = %d %s", res.Code, res.Body)
+	}
+	// …but the member's attempt and recordings do not exist for them.
+	attempt := "/api/attempts/" + ids["attempt"]
+	rec := attempt + "/recordings/" + ids["rec"]
+	for _, tc := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", attempt, nil},
+		{"GET", rec + "/media", nil},
+		{"DELETE", rec, nil},
+		{"PUT", rec, map[string]any{"phase": 1, "mimeType": "audio/webm"}},
+		{"PUT", rec + "/chunks/1", []byte("intruso")},
+		{"POST", rec + "/complete", map[string]any{"chunks": 1, "durationMs": 2000}},
+		{"POST", attempt + "/advance", map[string]int{"from": 1}},
+		{"POST", attempt + "/abandon", nil},
+	} {
+		if res := e.do(peer, tc.method, tc.path, tc.body); res.Code != 404 {
+			t.Errorf("%s %s as a classmate = %d, want 404", tc.method, tc.path, res.Code)
+		}
+	}
+	// Nothing changed: the recording is there, with its chunk.
+	a := e.mustAttempt(studentInGrp, "GET", attempt, nil, 200)
+	if a.Status != "in_progress" || len(a.Recordings) != 1 || a.Recordings[0].Deleted || a.Recordings[0].Chunks != 1 {
+		t.Fatalf("after the classmate's requests: %+v", a)
+	}
+	if res := e.do(studentInGrp, "GET", rec+"/media", nil); res.Code != 200 || res.Body.String() != "OggS-fragmento-0" {
+		t.Fatalf("media = %d %q", res.Code, res.Body)
+	}
+}
+
+func TestGradingQueueIsNewestFirst(t *testing.T) {
+	e := newEnv(t)
+	e.addPeer("peer", "companero@utpl.edu.ec")
+	finished := func(role, mode string) string {
+		e.clock.Advance(time.Minute)
+		return e.finish(role, e.start(role, mode), 3).ID
+	}
+	first := finished(studentInGrp, "simulacro")
+	second := finished("peer", "entrenamiento")
+	third := finished(studentInGrp, "entrenamiento")
+	graded := finished("peer", "simulacro")
+	e.mustAttempt(tutor, "POST", "/api/attempts/"+graded+"/grade", map[string]any{"levels": levelsAll(e.mustAttempt(tutor, "GET", "/api/attempts/"+graded, nil, 200), 2), "comments": ""}, 200)
+	e.clock.Advance(time.Minute)
+	e.start(studentInGrp, "simulacro") // in progress: not waiting for a grade
+	e.clock.Advance(time.Minute)
+	abandoned := e.start("peer", "entrenamiento")
+	e.mustAttempt("peer", "POST", "/api/attempts/"+abandoned.ID+"/abandon", nil, 200)
+
+	queue := decode[[]struct {
+		ID      string `json:"id"`
+		Student struct {
+			Mail string `json:"mail"`
+		} `json:"student"`
+	}](t, e.do(tutor, "GET", "/api/admin/grading", nil))
+	var got []string
+	for _, q := range queue {
+		got = append(got, q.ID)
+	}
+	if want := []string{third, second, first}; !slices.Equal(got, want) {
+		t.Fatalf("queue = %v, want newest first %v", got, want)
+	}
+	if queue[1].Student.Mail != "companero@utpl.edu.ec" || queue[0].Student.Mail != "con.grupo@utpl.edu.ec" {
+		t.Fatalf("students = %+v", queue)
+	}
+}
+
+func TestMockExamCannotBeRedrawnByAbandoning(t *testing.T) {
+	e := newEnv(t)
+	start := func(mode string) attemptResp {
+		e.clock.Advance(time.Second) // attempts are ordered by server time
+		return e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": mode}, 201)
+	}
+	abandon := func(a attemptResp) {
+		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
+	}
+	mock := start("simulacro")
+	abandon(mock)
+	again := start("simulacro")
+	if again.ID == mock.ID || again.Case.ID != mock.Case.ID {
+		t.Fatalf("after abandoning, a new mock exam drew %s, want the same case %s", again.Case.ID, mock.Case.ID)
+	}
+	abandon(again)
+	// A training attempt in between draws freely (and avoids the recent case)…
+	training := start("entrenamiento")
+	if training.Case.ID == mock.Case.ID {
+		t.Fatal("training drew the recent case")
+	}
+	abandon(training)
+	// …and does not free the mock exam's case.
+	third := start("simulacro")
+	if third.Case.ID != mock.Case.ID {
+		t.Fatalf("after a training, the mock exam drew %s, want %s", third.Case.ID, mock.Case.ID)
+	}
+	// A finished mock exam ends it: the next one is drawn, avoiding recent cases.
+	e.finish(studentInGrp, third, 3)
+	fourth := start("simulacro")
+	if fourth.Case.ID == mock.Case.ID || fourth.Case.ID == training.Case.ID {
+		t.Fatalf("after finishing, the mock exam drew a recent case %s", fourth.Case.ID)
+	}
+	abandon(fourth)
+	// Retired in the meantime: a retired case is never served again.
+	full := decode[map[string]any](t, e.do(tutor, "GET", "/api/admin/cases/"+fourth.Case.ID, nil))
+	full["status"] = "retired"
+	if res := e.do(tutor, "PUT", "/api/admin/cases/"+fourth.Case.ID, full); res.Code != 200 {
+		t.Fatalf("retire: %d %s", res.Code, res.Body)
+	}
+	if fifth := start("simulacro"); fifth.Case.ID == fourth.Case.ID {
+		t.Fatal("a retired case was served again")
+	}
+}
+
+func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
+	e := newEnv(t)
+	// An area of its own: six active cases and a retired one.
+	active := map[string]bool{}
+	for i := range 7 {
+		body := newCaseBody(fmt.Sprintf("Caso tributario %d", i+1))
+		body["area"] = "Tributario"
+		if i == 6 {
+			body["status"] = "retired"
+		}
+		res := e.do(tutor, "POST", "/api/admin/cases", body)
+		c := decode[struct {
+			ID string `json:"id"`
+		}](t, res)
+		if res.Code != 201 {
+			t.Fatalf("create case: %d %s", res.Code, res.Body)
+		}
+		if i < 6 {
+			active[c.ID] = true
+		}
+	}
+	draw := func() string {
+		e.clock.Advance(time.Second) // attempts ordered by server time
+		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": "Tributario"}, 201)
+		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
+		if !active[a.Case.ID] {
+			t.Fatalf("drew %s, not an active case of the area", a.Case.ID)
+		}
+		return a.Case.ID
+	}
+	var seen []string
+	for i := range 5 {
+		id := draw()
+		if slices.Contains(seen, id) {
+			t.Fatalf("draw %d repeated %s while fresh cases remained (%v)", i+1, id, seen)
+		}
+		seen = append(seen, id)
+	}
+	var rest string
+	for id := range active {
+		if !slices.Contains(seen, id) {
+			rest = id
+		}
+	}
+	if sixth := draw(); sixth != rest {
+		t.Fatalf("sixth draw = %s, want the one case not among the last five (%s)", sixth, rest)
+	}
+	// Now the last five are draws 2–6: the first case is the only fresh one.
+	if seventh := draw(); seventh != seen[0] {
+		t.Fatalf("seventh draw = %s, want %s", seventh, seen[0])
+	}
+}
+
+func TestCRLFFactsRoundTripExactly(t *testing.T) {
+	e := newEnv(t)
+	c := exchangeCase("Hechos escritos en Windows")
+	c["facts"] = "Primer párrafo.\r\nSegundo párrafo.\rTercero."
+	if res := e.do(tutor, "POST", "/api/admin/cases/import", multipartFile(t, "file", "casos.json", mustJSON(t, []any{c}))); res.Code != 200 {
+		t.Fatalf("import = %d %s", res.Code, res.Body)
+	}
+	exported := e.do(tutor, "GET", "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String()
+	if !strings.Contains(exported, `"Primer párrafo.\nSegundo párrafo.\nTercero."`) {
+		t.Fatal("line ends were not normalized on import")
+	}
+	csvFile := e.do(tutor, "GET", "/api/admin/cases/export?format=csv&degree=derecho", nil).Body.Bytes()
+	if res := e.do(tutor, "POST", "/api/admin/cases/import", multipartFile(t, "file", "casos.csv", csvFile)); res.Code != 200 {
+		t.Fatalf("CSV re-import = %d %s", res.Code, res.Body)
+	}
+	if again := e.do(tutor, "GET", "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String(); again != exported {
+		t.Fatal("JSON → CSV → JSON changed the bank")
 	}
 }
