@@ -40,6 +40,8 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.getByLabel('Hechos del caso').fill('María fue despedida al comunicar su embarazo a su empleador.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿Qué acción procede y ante quién?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿Cuál es la indemnización?')
+  await page.getByRole('button', { name: 'Agregar pregunta del tribunal' }).click()
+  await page.getByLabel('Pregunta del tribunal 2', { exact: true }).fill('¿Ante qué juez se demanda?')
   await page.getByLabel('Punto clave 1', { exact: true }).fill('Despido ineficaz')
   await page.getByRole('button', { name: 'Agregar punto clave' }).click()
   await expect(page.getByLabel('Punto clave 2', { exact: true })).toBeFocused()
@@ -103,6 +105,8 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.getByLabel('Hechos del caso').fill('Otro relato.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿?')
+  await page.getByRole('button', { name: 'Agregar pregunta del tribunal' }).click()
+  await page.getByLabel('Pregunta del tribunal 2', { exact: true }).fill('¿¿?')
   await page.getByLabel('Punto clave 1', { exact: true }).fill('Uno')
   await page.getByRole('button', { name: 'Crear caso' }).click()
   await expect(page.getByLabel('Título')).toHaveAccessibleDescription(`Ya existe un caso con el título «${title}» en esta carrera.`)
@@ -172,19 +176,21 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await page.goto('/admin/casos')
   const before = await listCases(page)
   const newTitle = `Caso nuevo válido ${unique()}`
+  // Each row has two tribunal questions in one cell, so it takes two lines of
+  // the file; problems name the line a row starts on.
   const csv = [
     'degree,area,title,facts,questions,followUps,keyPoints,legalBases,status,demo',
-    `Derecho,Penal,${newTitle},Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false`,
-    'Derecho,Penal,,Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false',
-    'Medicina,Penal,Otro título,Hechos,¿Pregunta?,¿Repregunta?,Punto,COIP: 140,active,false',
-    'Derecho,Civil,Tercer título,Hechos,¿Pregunta?,¿Repregunta?,Punto,Código Civil sin artículo,active,quizá',
+    `Derecho,Penal,${newTitle},Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false`,
+    'Derecho,Penal,,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false',
+    'Medicina,Penal,Otro título,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false',
+    'Derecho,Civil,Tercer título,Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,Código Civil sin artículo,active,quizá',
   ].join('\n')
   await page.getByLabel('Archivo de casos').setInputFiles({ name: 'casos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
   await page.getByRole('button', { name: 'Importar' }).click()
   await expectDialog(page, 'No se importó el archivo')
   const d = dialog(page)
   await expect(d).toContainText('demo debe ser true o false.')
-  await expect(d).toContainText('Fila 5, columna «legalBases»: «Código Civil sin artículo» debe tener la forma «Norma: artículo».')
+  await expect(d).toContainText('Fila 8, columna «legalBases»: «Código Civil sin artículo» debe tener la forma «Norma: artículo».')
   await closeDialog(page)
 
   // Fix the CSV syntax: now the rows are checked one by one.
@@ -193,8 +199,8 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await page.getByRole('button', { name: 'Importar' }).click()
   await expectDialog(page, 'No se importó el archivo')
   await expect(d).toContainText('El archivo de casos tiene errores; no se importó nada.')
-  await expect(d).toContainText('Fila 3, columna «title»: El título es obligatorio.')
-  await expect(d).toContainText('Fila 4, columna «degree»: La carrera «Medicina» no existe.')
+  await expect(d).toContainText('Fila 4, columna «title»: El título es obligatorio.')
+  await expect(d).toContainText('Fila 6, columna «degree»: La carrera «Medicina» no existe.')
   await closeDialog(page)
 
   // A JSON file with an unknown field, and a file of another kind.

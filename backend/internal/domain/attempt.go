@@ -112,6 +112,9 @@ var (
 	ErrNotInProgres = Conflict("not_in_progress", "El intento ya terminó y no puede modificarse.")
 	ErrNotFinished  = Conflict("not_finished", "El intento aún no ha terminado.")
 	ErrNotSelfPhase = Conflict("not_self_assessment", "La autoevaluación se hace al final del intento.")
+	// Refusals of a new take (the uploader drops such a take for good).
+	ErrPhaseNotStarted = Conflict("phase_not_started", "Esa fase aún no ha comenzado: todavía no se puede grabar.")
+	ErrAttemptGraded   = Conflict("attempt_graded", "El tutor ya calificó este intento: no se pueden agregar grabaciones.")
 )
 
 // NewAttempt plans the phases from the blueprint (the case's follow-up
@@ -326,6 +329,40 @@ func (a Attempt) IsPhaseRecorded(i int) bool {
 	return i >= 0 && i < len(a.Phases) && a.Phases[i].Kind.Recorded()
 }
 
+// AcceptsTake says whether a new take of recorded phase i may be registered
+// (call Sync first, so server time has started the phases it should). A take
+// is never accepted for a phase that has not started, nor once the tutor has
+// graded the attempt. Otherwise it is, whatever the attempt's state: uploads
+// lag behind recording (a reload, a network drop), and a take registered
+// after its phase ended is kept but marked late (TakeLate).
+func (a Attempt) AcceptsTake(i int) error {
+	switch {
+	case a.Grade != nil:
+		return ErrAttemptGraded
+	case i < 0 || i >= len(a.Phases) || a.Phases[i].StartedAt == nil:
+		return ErrPhaseNotStarted
+	}
+	return nil
+}
+
+// LateTakeGrace is how long after its phase ended a take may register and
+// still count as made in time: the browser registers a take with its first
+// chunk, one recorder timeslice (2 s) after it began, so a take begun in
+// the last moments of a phase reaches the server just after it.
+const LateTakeGrace = 5 * time.Second
+
+// TakeLate reports whether recording r was registered after its phase ended
+// (beyond LateTakeGrace): sent late after a reload or a network drop, or
+// recorded after the phase. It is derived from the server's times, never
+// from the browser's.
+func (a Attempt) TakeLate(r Recording) bool {
+	if r.Phase < 0 || r.Phase >= len(a.Phases) {
+		return false
+	}
+	end := a.Phases[r.Phase].EndedAt
+	return end != nil && r.CreatedAt.After(end.Add(LateTakeGrace))
+}
+
 // Recording is one take of a recorded phase, uploaded in chunks.
 type Recording struct {
 	ID         string // client-made UUID
@@ -338,7 +375,8 @@ type Recording struct {
 	Levels     []float64 // audio level every 200 ms (for pause detection)
 	Complete   bool
 	Deleted    bool
-	CreatedAt  time.Time
+	CreatedAt  time.Time // when the server registered the take
+	Late       bool      // registered after its phase ended (Attempt.TakeLate; derived, not stored)
 }
 
 // ChunkInfo is one stored chunk of a recording.

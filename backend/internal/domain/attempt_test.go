@@ -179,3 +179,49 @@ func TestGradeNeedsAFinishedAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTakesOnlyForStartedPhasesOfUngradedAttempts(t *testing.T) {
+	a := newTestAttempt(ModeMock)
+	if err := a.AcceptsTake(1); !errors.Is(err, ErrPhaseNotStarted) {
+		t.Fatalf("presentation during the preparation: %v", err)
+	}
+	a.Sync(t0.Add(70 * time.Second)) // the preparation (60 s) ended by server time
+	if err := a.AcceptsTake(1); err != nil {
+		t.Fatalf("presentation under way: %v", err)
+	}
+	if err := a.AcceptsTake(len(a.Phases)); !errors.Is(err, ErrPhaseNotStarted) {
+		t.Fatalf("no such phase: %v", err)
+	}
+	a.Sync(t0.Add(time.Hour))
+	if err := a.SelfAssess(allLevels(a.Rubric, 3), t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AcceptsTake(1); err != nil {
+		t.Fatalf("finished, not graded (a lagging upload): %v", err)
+	}
+	if err := a.GradeBy("tutor@utpl.edu.ec", allLevels(a.Rubric, 3), "", t0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.AcceptsTake(1); !errors.Is(err, ErrAttemptGraded) {
+		t.Fatalf("graded: %v", err)
+	}
+}
+
+func TestTakeLateComparesRegistrationWithItsPhaseEnd(t *testing.T) {
+	a := newTestAttempt(ModeMock)
+	a.Sync(t0.Add(200 * time.Second)) // presentation: t0+60 … t0+180
+	at := func(d time.Duration) Recording { return Recording{Phase: 1, CreatedAt: t0.Add(d)} }
+	for _, tc := range []struct {
+		r    Recording
+		late bool
+	}{
+		{at(61 * time.Second), false},                              // during the phase
+		{at(180*time.Second + LateTakeGrace), false},               // its first chunk just after the end
+		{at(181*time.Second + LateTakeGrace), true},                // registered after the phase
+		{Recording{Phase: 3, CreatedAt: t0.Add(time.Hour)}, false}, // answer 1 still under way
+	} {
+		if got := a.TakeLate(tc.r); got != tc.late {
+			t.Errorf("phase %d registered at %v: late %v, want %v", tc.r.Phase, tc.r.CreatedAt.Sub(t0), got, tc.late)
+		}
+	}
+}

@@ -57,10 +57,13 @@ type BlueprintBounds struct {
 }
 
 // DefaultBounds follow PRODUCT.md (preparation 10–60 min, presentation
-// 5–15 min) with sane ranges for the rest.
+// 5–15 min) with sane ranges for the rest. The tribunal asks at most as many
+// questions as a case has (2 or 3), so the blueprint may ask 1 to
+// MaxFollowUps; a case with fewer follow-ups than the blueprint asks for
+// gets all of its own (NewAttempt).
 func DefaultBounds() BlueprintBounds {
 	return BlueprintBounds{
-		PreparationSec: Bound{10 * 60, 60 * 60}, PresentationSec: Bound{5 * 60, 15 * 60}, Questions: Bound{1, 5},
+		PreparationSec: Bound{10 * 60, 60 * 60}, PresentationSec: Bound{5 * 60, 15 * 60}, Questions: Bound{1, MaxFollowUps},
 		ThinkSec: Bound{10, 120}, AnswerSec: Bound{60, 5 * 60}, ClosingSec: Bound{30, 3 * 60},
 	}
 }

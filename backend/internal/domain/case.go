@@ -41,6 +41,12 @@ type Case struct {
 	UpdatedAt  time.Time   `json:"updatedAt"`
 }
 
+// A case has 2 or 3 follow-up questions of the tribunal.
+const (
+	MinFollowUps = 2
+	MaxFollowUps = 3
+)
+
 // Areas are the legal areas of the Derecho bank, in display order. Other
 // degrees may use other areas; these are suggestions, not a closed list.
 var Areas = []string{"Constitucional", "Penal", "Civil", "Procesal", "Laboral", "Niñez y Familia", "Administrativo"}
@@ -69,10 +75,7 @@ func (c Case) Validate() []CaseProblem {
 	text("area", c.Area, 80, "El área")
 	text("title", c.Title, 200, "El título")
 	text("facts", c.Facts, 6000, "El relato de hechos")
-	list := func(field string, items []string, min, max int, name string) {
-		if len(items) < min || len(items) > max {
-			add(field, fmt.Sprintf("%s: se esperan entre %d y %d elementos (hay %d).", name, min, max, len(items)))
-		}
+	lines := func(field string, items []string, name string) {
 		for i, it := range items {
 			switch {
 			case strings.TrimSpace(it) == "":
@@ -84,8 +87,19 @@ func (c Case) Validate() []CaseProblem {
 			}
 		}
 	}
+	list := func(field string, items []string, min, max int, name string) {
+		if len(items) < min || len(items) > max {
+			add(field, fmt.Sprintf("%s: se esperan entre %d y %d elementos (hay %d).", name, min, max, len(items)))
+		}
+		lines(field, items, name)
+	}
 	list("questions", c.Questions, 1, 5, "Preguntas")
-	list("followUps", c.FollowUps, 1, 5, "Preguntas del tribunal")
+	// The tribunal asks 2 or 3 follow-up questions (issue 4); the blueprint
+	// chooses how many of them an attempt asks (see NewAttempt).
+	if n := len(c.FollowUps); n < MinFollowUps || n > MaxFollowUps {
+		add("followUps", fmt.Sprintf("Preguntas del tribunal: cada caso debe tener 2 o 3 (tiene %d).", n))
+	}
+	lines("followUps", c.FollowUps, "Preguntas del tribunal")
 	list("keyPoints", c.KeyPoints, 1, 12, "Puntos clave")
 	if len(c.LegalBases) > 40 {
 		add("legalBases", "Bases legales: hay más de 40.")
@@ -104,15 +118,21 @@ func (c Case) Validate() []CaseProblem {
 	return ps
 }
 
-// Normalize trims the case's text fields.
+// newlines turns Windows (\r\n) and old Mac (\r) line ends into \n. A CSV
+// reader turns \r\n inside a quoted cell into \n, so without this a case
+// imported from a JSON file written on Windows would not come back exactly
+// from a CSV export and import.
+var newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+
+// Normalize trims the case's text fields and makes every line end \n.
 func (c *Case) Normalize() {
 	c.Area = strings.TrimSpace(c.Area)
 	c.Title = strings.Join(strings.Fields(c.Title), " ")
-	c.Facts = strings.TrimSpace(c.Facts)
+	c.Facts = strings.TrimSpace(newlines.Replace(c.Facts))
 	for _, l := range []*[]string{&c.Questions, &c.FollowUps, &c.KeyPoints} {
 		out := make([]string, 0, len(*l))
 		for _, s := range *l {
-			out = append(out, strings.TrimSpace(s))
+			out = append(out, strings.TrimSpace(newlines.Replace(s)))
 		}
 		*l = out
 	}

@@ -1,9 +1,6 @@
 package domain
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Criterion groups (PRODUCT.md "Rubric").
 const (
@@ -43,14 +40,20 @@ type Rubric struct {
 // Levels maps criterion id to the level given (1..4).
 type Levels map[string]int
 
-// Score is sum(weight × level / 4) / 10: a mark out of 10, rounded to two
-// decimals. Levels must be complete (see ValidateLevels).
+// Score is sum(weight × level / 4) / 10: a mark out of 10, rounded half up
+// to two decimals. Levels must be complete (see ValidateLevels).
+//
+// It is computed in integers: points = sum(weight × level) is exact, the
+// mark is points / 40, so the mark in hundredths is points × 5 / 2, whose
+// only possible fraction is one half. Floating point would turn 8.075 into
+// 8.07499… and round it down.
 func (r Rubric) Score(levels Levels) float64 {
-	total := 0.0
+	points := 0
 	for _, c := range r.Criteria {
-		total += float64(c.Weight) * float64(levels[c.ID]) / MaxLevel
+		points += c.Weight * levels[c.ID]
 	}
-	return math.Round(total/10*100) / 100
+	hundredths := (points*5 + 1) / 2 // half up (points is never negative)
+	return float64(hundredths) / 100
 }
 
 // Passed reports whether score reaches the pass mark.

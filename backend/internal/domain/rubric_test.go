@@ -27,11 +27,17 @@ func TestDefaultRubricMatchesProduct(t *testing.T) {
 	}
 }
 
+// with is the default rubric's levels: 3 everywhere but where told.
+func with(r Rubric, changes Levels) Levels {
+	l := allLevels(r, 3)
+	for id, v := range changes {
+		l[id] = v
+	}
+	return l
+}
+
 func TestScore(t *testing.T) {
 	r := DefaultRubric("derecho")
-	mixed := allLevels(r, 3)
-	mixed["C3"] = 4 // 20 × 4/4 instead of 20 × 3/4: +0.5
-	mixed["F5"] = 1 // 5 × 1/4 instead of 5 × 3/4: -0.25
 	for name, tc := range map[string]struct {
 		levels Levels
 		want   float64
@@ -41,7 +47,17 @@ func TestScore(t *testing.T) {
 		"all insuficiente": {allLevels(r, 1), 2.5, false},
 		"all satisf.":      {allLevels(r, 3), 7.5, true},
 		"all en desarr.":   {allLevels(r, 2), 5, false},
-		"mixed":            {mixed, 7.75, true},
+		// 20 × 4/4 instead of 20 × 3/4 (+0.5), 5 × 1/4 instead of 5 × 3/4 (-0.25).
+		"mixed": {with(r, Levels{"C3": 4, "F5": 1}), 7.75, true},
+		// 323 points / 40 = 8.075 exactly: half up is 8.08 (floating point
+		// made it 8.07499… and 8.07).
+		"half up": {with(r, Levels{"F1": 4, "F2": 4, "F3": 4, "F5": 4}), 8.08, true},
+		// 105 points / 40 = 2.625 → 2.63.
+		"half up, low": {Levels{"C1": 1, "C2": 1, "C3": 1, "C4": 1, "C5": 1, "F1": 1, "F2": 1, "F3": 1, "F4": 1, "F5": 2}, 2.63, false},
+		// 280 points: exactly the pass mark.
+		"exactly 7": {with(r, Levels{"C1": 1, "C2": 1, "C5": 4, "F1": 4, "F2": 4, "F3": 4, "F4": 4, "F5": 4}), 7, true},
+		// 279 points / 40 = 6.975 → 6.98: still below the pass mark.
+		"just below 7": {with(r, Levels{"C1": 1, "C2": 1, "C3": 4, "C5": 4, "F2": 2, "F3": 4, "F4": 4, "F5": 4}), 6.98, false},
 	} {
 		got := r.Score(tc.levels)
 		if got != tc.want || r.Passed(got) != tc.pass {
@@ -85,6 +101,12 @@ func TestBlueprintBounds(t *testing.T) {
 	if err := bp.Validate(DefaultBounds()); err == nil || !strings.Contains(err.Error(), "exposición") {
 		t.Fatalf("20-minute presentation: %v", err)
 	}
+	// No case has more than 3 follow-up questions to ask.
+	four := DefaultBlueprint("derecho")
+	four.Questions = 4
+	if err := four.Validate(DefaultBounds()); err == nil || !strings.Contains(err.Error(), "entre 1 y 3 preguntas") {
+		t.Fatalf("4 questions: %v", err)
+	}
 	short := bp
 	short.PreparationSec, short.PresentationSec, short.ThinkSec, short.AnswerSec, short.ClosingSec = 5, 5, 2, 5, 3
 	if err := short.Validate(DefaultBounds()); err == nil {
@@ -106,5 +128,38 @@ func TestCaseValidation(t *testing.T) {
 	ps := c.Validate()
 	if len(ps) != 3 {
 		t.Fatalf("problems = %v", ps)
+	}
+}
+
+func TestCaseHasTwoOrThreeFollowUps(t *testing.T) {
+	for n, ok := range map[int]bool{0: false, 1: false, 2: true, 3: true, 4: false} {
+		c := testCase()
+		c.FollowUps = nil
+		for i := range n {
+			c.FollowUps = append(c.FollowUps, "¿Pregunta "+string(rune('a'+i))+"?")
+		}
+		ps := c.Validate()
+		if ok && len(ps) != 0 {
+			t.Errorf("%d follow-ups: %v", n, ps)
+		}
+		if !ok && (len(ps) != 1 || ps[0].Field != "followUps" || !strings.Contains(ps[0].Message, "cada caso debe tener 2 o 3")) {
+			t.Errorf("%d follow-ups: %v", n, ps)
+		}
+	}
+}
+
+func TestNormalizeMakesLineEndsNewlines(t *testing.T) {
+	c := testCase()
+	c.Facts = "  Primer párrafo.\r\nSegundo párrafo.\rTercero.\n\r\n"
+	c.FollowUps = []string{"¿Uno?\r\n", "¿Dos?"}
+	c.Normalize()
+	if c.Facts != "Primer párrafo.\nSegundo párrafo.\nTercero." {
+		t.Fatalf("facts = %q", c.Facts)
+	}
+	if c.FollowUps[0] != "¿Uno?" {
+		t.Fatalf("follow-up = %q", c.FollowUps[0])
+	}
+	if ps := c.Validate(); len(ps) != 0 {
+		t.Fatal(ps)
 	}
 }

@@ -123,7 +123,9 @@ func (s *Service) Overview(ctx context.Context, u domain.User, requestedDegree s
 // Start draws a case and starts an attempt. When the user already has an
 // attempt in progress it is returned instead (created = false): a student
 // cannot draw again by starting over. The area filter applies to training
-// only; a mock exam draws from the whole bank.
+// only; a mock exam draws from the whole bank, and abandoning one does not
+// re-draw it: while the user's latest mock exam is abandoned and its case
+// still active, the next mock exam gets that case again.
 func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, area, requestedDegree string) (domain.Attempt, bool, error) {
 	if cur, err := s.store.InProgressAttempt(ctx, u.ID); err == nil {
 		_, err := s.sync(ctx, &cur)
@@ -135,16 +137,22 @@ func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, ar
 	if err != nil {
 		return domain.Attempt{}, false, err
 	}
+	var c domain.Case
+	again := false
 	if mode == domain.ModeMock {
 		area = ""
+		if c, again, err = s.abandonedMockCase(ctx, u.ID, pc.Degree.ID); err != nil {
+			return domain.Attempt{}, false, err
+		}
 	}
-	recent, err := s.store.RecentCaseIDs(ctx, u.ID, recentCases)
-	if err != nil {
-		return domain.Attempt{}, false, err
-	}
-	c, err := s.catalog.Draw(ctx, pc.Degree.ID, area, recent)
-	if err != nil {
-		return domain.Attempt{}, false, err
+	if !again {
+		recent, err := s.store.RecentCaseIDs(ctx, u.ID, recentCases)
+		if err != nil {
+			return domain.Attempt{}, false, err
+		}
+		if c, err = s.catalog.Draw(ctx, pc.Degree.ID, area, recent); err != nil {
+			return domain.Attempt{}, false, err
+		}
 	}
 	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)
 	if err != nil {
@@ -167,6 +175,28 @@ func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, ar
 	}
 	a.Version = 1
 	return a, true, nil
+}
+
+// abandonedMockCase is the case of the user's latest mock exam when that
+// exam was abandoned and its case is still active in the degree (PRODUCT.md:
+// the student cannot re-draw in a mock exam).
+func (s *Service) abandonedMockCase(ctx context.Context, userID, degreeID string) (domain.Case, bool, error) {
+	last, err := s.store.ListAttempts(ctx, store.AttemptFilter{StudentID: userID, Mode: domain.ModeMock, Limit: 1})
+	if err != nil || len(last) == 0 || last[0].Status != domain.AttemptAbandoned {
+		return domain.Case{}, false, err
+	}
+	a, err := s.store.GetAttempt(ctx, last[0].ID)
+	if err != nil {
+		return domain.Case{}, false, err
+	}
+	c, err := s.store.GetCase(ctx, a.Case.ID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.Case{}, false, nil
+	}
+	if err != nil {
+		return domain.Case{}, false, err
+	}
+	return c, c.Status == domain.CaseActive && c.DegreeID == degreeID, nil
 }
 
 // canView: the attempt's student, or the tutor of the group it was made in.

@@ -32,7 +32,10 @@ func recordingNotFound() error {
 func mediaKey(attemptID, recordingID string) string { return attemptID + "/" + recordingID }
 
 // PutRecording registers a take of a recorded phase. The id is made by the
-// browser, so a retried call finds the same recording.
+// browser, so a retried call finds the same recording. A new take is
+// refused for a phase that has not started or once the tutor graded the
+// attempt; one registered after its phase ended is kept (uploads lag behind
+// recording) and reported late.
 func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, rid string, phase int, mimeType string) (domain.Recording, error) {
 	if !recordingIDPattern.MatchString(rid) {
 		return domain.Recording{}, domain.Invalid("invalid_recording_id", "El identificador de la grabación no es válido.")
@@ -52,28 +55,38 @@ func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, ri
 	if !ok || len(mimeType) > 100 {
 		return domain.Recording{}, domain.Invalid("invalid_mime", "Formato de audio no admitido.")
 	}
+	// Server time decides which phases have started; the attempt is not
+	// saved here (reading it closes the same phases again).
+	now := s.now()
+	a.Sync(now)
 	if existing, err := s.store.GetRecording(ctx, a.ID, rid); err == nil {
-		return existing, nil
+		existing.Late = a.TakeLate(existing)
+		return existing, nil // a retry
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return existing, err
 	}
-	// A take's registration may reach the server after the attempt ended
-	// (uploads lag behind recording), so the attempt's status does not
-	// matter here: no recorded audio is ever refused.
-	return s.store.CreateRecording(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: s.now().UTC()})
-}
-
-// ownRecording loads a recording of the student's own attempt.
-func (s *Service) ownRecording(ctx context.Context, u domain.User, attemptID, rid string) (domain.Recording, error) {
-	a, err := s.loadOwn(ctx, u, attemptID)
-	if err != nil {
+	if err := a.AcceptsTake(phase); err != nil {
 		return domain.Recording{}, err
 	}
+	r, err := s.store.CreateRecording(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: now.UTC()})
+	r.Late = a.TakeLate(r)
+	return r, err
+}
+
+// ownRecording loads a recording of the student's own attempt, with the
+// attempt (synced to server time).
+func (s *Service) ownRecording(ctx context.Context, u domain.User, attemptID, rid string) (domain.Recording, domain.Attempt, error) {
+	a, err := s.loadOwn(ctx, u, attemptID)
+	if err != nil {
+		return domain.Recording{}, a, err
+	}
+	a.Sync(s.now())
 	r, err := s.store.GetRecording(ctx, a.ID, rid)
 	if errors.Is(err, domain.ErrNotFound) {
-		return r, recordingNotFound()
+		return r, a, recordingNotFound()
 	}
-	return r, err
+	r.Late = a.TakeLate(r)
+	return r, a, err
 }
 
 // PutChunk stores chunk seq of a recording, streaming body to the media
@@ -84,7 +97,7 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 	if seq < 0 || seq >= MaxChunks {
 		return domain.ChunkInfo{}, domain.Invalid("invalid_seq", "Número de fragmento no válido.")
 	}
-	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	r, _, err := s.ownRecording(ctx, u, attemptID, rid)
 	if err != nil {
 		return domain.ChunkInfo{}, err
 	}
@@ -142,7 +155,7 @@ func sameChunk(stored, got domain.ChunkInfo) error {
 
 // Complete closes a recording once chunks 0..n-1 are all stored.
 func (s *Service) Complete(ctx context.Context, u domain.User, attemptID, rid string, n int, durationMs int64, levels []float64) (domain.Recording, error) {
-	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	r, a, err := s.ownRecording(ctx, u, attemptID, rid)
 	if err != nil {
 		return r, err
 	}
@@ -187,7 +200,9 @@ func (s *Service) Complete(ctx context.Context, u domain.User, attemptID, rid st
 			s.log.Warn("recording completed but its follow-up failed", "attempt", attemptID, "recording", rid, "err", err)
 		}
 	}
-	return s.store.GetRecording(ctx, attemptID, rid)
+	r, err = s.store.GetRecording(ctx, attemptID, rid)
+	r.Late = a.TakeLate(r)
+	return r, err
 }
 
 // OnRecordingComplete registers what to do once a recording is complete
@@ -259,7 +274,7 @@ func (s *Service) OpenMedia(ctx context.Context, u domain.User, attemptID, rid s
 // DeleteRecording removes a recording's audio at its student's request; the
 // attempt keeps its scores and the recording's entry says it was deleted.
 func (s *Service) DeleteRecording(ctx context.Context, u domain.User, attemptID, rid string) error {
-	r, err := s.ownRecording(ctx, u, attemptID, rid)
+	r, _, err := s.ownRecording(ctx, u, attemptID, rid)
 	if err != nil {
 		return err
 	}

@@ -89,11 +89,12 @@ type recordingDTO struct {
 	Complete   bool           `json:"complete"`
 	Deleted    bool           `json:"deleted"`
 	CreatedAt  time.Time      `json:"createdAt"`
+	Late       bool           `json:"late"`
 }
 
 func toRecordingDTO(r domain.Recording) recordingDTO {
 	return recordingDTO{ID: r.ID, Phase: r.Phase, MimeType: r.MimeType, Chunks: r.Chunks, Bytes: r.Bytes, DurationMs: r.DurationMs,
-		Complete: r.Complete, Deleted: r.Deleted, CreatedAt: r.CreatedAt}
+		Complete: r.Complete, Deleted: r.Deleted, CreatedAt: r.CreatedAt, Late: r.Late}
 }
 
 type attemptDTO struct {
@@ -141,6 +142,7 @@ func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, 
 		d.Phases[i] = pd
 	}
 	for i, r := range recs {
+		r.Late = a.TakeLate(r)
 		d.Recordings[i] = toRecordingDTO(r)
 		if t, ok := transcripts[r.ID]; ok && !r.Deleted {
 			d.Recordings[i].Transcript = &transcriptDTO{Source: t.Source, Language: t.Language, Segments: nonNilSlice(t.Segments),

@@ -2,15 +2,19 @@ package httpapi_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/config"
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 type phaseResp struct {
@@ -53,13 +57,17 @@ type attemptResp struct {
 			ID string `json:"id"`
 		} `json:"criteria"`
 	} `json:"rubric"`
-	Recordings []struct {
-		ID       string `json:"id"`
-		Chunks   int    `json:"chunks"`
-		Bytes    int64  `json:"bytes"`
-		Complete bool   `json:"complete"`
-		Deleted  bool   `json:"deleted"`
-	} `json:"recordings"`
+	Recordings []recordingResp `json:"recordings"`
+}
+
+type recordingResp struct {
+	ID       string `json:"id"`
+	Phase    int    `json:"phase"`
+	Chunks   int    `json:"chunks"`
+	Bytes    int64  `json:"bytes"`
+	Complete bool   `json:"complete"`
+	Deleted  bool   `json:"deleted"`
+	Late     bool   `json:"late"`
 }
 
 func (e *env) mustAttempt(role, method, path string, body any, want int) attemptResp {
@@ -94,10 +102,11 @@ func (e *env) finish(role string, a attemptResp, level int) attemptResp {
 
 const recID = "rec-0001-aaaa-bbbb"
 
-// attemptFixture: the member student has a training attempt with a
-// presentation recording holding one chunk.
+// attemptFixture: the member student has a training attempt in its
+// presentation with a recording holding one chunk.
 func attemptFixture(e *env) map[string]string {
 	a := e.start(studentInGrp, "entrenamiento")
+	e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, http.StatusOK)
 	if res := e.do(studentInGrp, http.MethodPut, "/api/attempts/"+a.ID+"/recordings/"+recID,
 		map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"}); res.Code != 200 {
 		e.t.Fatalf("fixture recording: %d %s", res.Code, res.Body)
@@ -337,8 +346,10 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 	if res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 0, "mimeType": "audio/webm"}); res.Code != 400 {
 		t.Fatalf("recording the preparation = %d", res.Code)
 	}
+	e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, 200)
 	for range 2 {
-		if res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"}); res.Code != 200 {
+		res := e.do(studentInGrp, "PUT", base, map[string]any{"phase": 1, "mimeType": "audio/webm;codecs=opus"})
+		if r := decode[recordingResp](t, res); res.Code != 200 || r.Late {
 			t.Fatalf("create recording = %d %s", res.Code, res.Body)
 		}
 	}
@@ -369,19 +380,15 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 	if c := put(1, parts[1]); c != 200 {
 		t.Fatalf("chunk 1 = %d", c)
 	}
-	// Uploads are accepted after the phase ended (they lag behind recording).
+	// Chunks and the complete call of a take registered in time are accepted
+	// after its phase ended (uploads lag behind recording); the take is not late.
 	e.clock.Advance(3 * time.Hour)
 	res = e.do(studentInGrp, "POST", base+"/complete", map[string]any{"chunks": 3, "durationMs": 6000, "levels": []float64{0.1, 2, -1}})
-	if res.Code != 200 || !strings.Contains(res.Body.String(), `"complete":true`) {
+	if r := decode[recordingResp](t, res); res.Code != 200 || !r.Complete || r.Late {
 		t.Fatalf("complete = %d %s", res.Code, res.Body)
 	}
 	if c := put(3, "late"); c != 409 {
 		t.Fatalf("a chunk after completion = %d", c)
-	}
-	// A take registered after the attempt ended (its upload lagged) is accepted.
-	late := "/api/attempts/" + a.ID + "/recordings/rec-late-0002-cccc"
-	if res := e.do(studentInGrp, "PUT", late, map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
-		t.Fatalf("late registration = %d %s", res.Code, res.Body)
 	}
 	whole := strings.Join(parts, "")
 	for _, role := range []string{studentInGrp, tutor} {
@@ -406,24 +413,128 @@ func TestStudentDeletesARecordingAndKeepsTheScore(t *testing.T) {
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	a := e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+ids["attempt"], nil, 200)
-	a = e.finish(studentInGrp, a, 4)
-	// A take whose registration arrives after the attempt finished (its
-	// upload lagged behind) is still accepted.
-	if res := e.do(studentInGrp, "PUT", "/api/attempts/"+a.ID+"/recordings/rec-late-0003-eeee", map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
-		t.Fatalf("late registration = %d %s", res.Code, res.Body)
+	// A second part of the presentation (a reload), registered in time.
+	second := "/api/attempts/" + a.ID + "/recordings/rec-part-0002-dddd"
+	if res := e.do(studentInGrp, "PUT", second, map[string]any{"phase": 1, "mimeType": "audio/webm"}); res.Code != 200 {
+		t.Fatalf("second part = %d %s", res.Code, res.Body)
 	}
+	a = e.finish(studentInGrp, a, 4)
 	base := "/api/attempts/" + a.ID + "/recordings/" + recID
 	if res := e.do(studentInGrp, "DELETE", base, nil); res.Code != 204 {
 		t.Fatalf("delete = %d", res.Code)
 	}
 	a = e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+a.ID, nil, 200)
-	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 2 || a.Recordings[0].ID != recID || !a.Recordings[0].Deleted || a.Recordings[0].Chunks != 0 {
+	if a.SelfAssessment == nil || a.SelfAssessment.Score != 10 || len(a.Recordings) != 2 || a.Recordings[0].ID != recID || !a.Recordings[0].Deleted ||
+		a.Recordings[0].Chunks != 0 || a.Recordings[1].Deleted || a.Recordings[1].Late {
 		t.Fatalf("after delete: %+v", a)
 	}
 	for _, role := range []string{studentInGrp, tutor} {
 		if res := e.do(role, "GET", base+"/media", nil); res.Code != 404 {
 			t.Fatalf("deleted media as %s = %d", role, res.Code)
 		}
+	}
+	// Deleting again is harmless; the score stays after the tutor grades too.
+	if res := e.do(studentInGrp, "DELETE", base, nil); res.Code != 204 {
+		t.Fatalf("delete again = %d", res.Code)
+	}
+	e.mustAttempt(tutor, "POST", "/api/attempts/"+a.ID+"/grade", map[string]any{"levels": levelsAll(a, 3), "comments": ""}, 200)
+	if res := e.do(studentInGrp, "DELETE", second, nil); res.Code != 204 {
+		t.Fatalf("delete after the grade = %d", res.Code)
+	}
+	a = e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+a.ID, nil, 200)
+	if a.SelfAssessment.Score != 10 || a.TutorGrade == nil || a.TutorGrade.Score != 7.5 || !a.Recordings[1].Deleted {
+		t.Fatalf("after deleting both: %+v", a)
+	}
+}
+
+// expectRefusal checks a request fails with status and the error code.
+func (e *env) expectRefusal(role, method, path string, body any, status int, code string) {
+	e.t.Helper()
+	res := e.do(role, method, path, body)
+	if got := decode[apiError](e.t, res); res.Code != status || got.Error.Code != code || got.Error.Message == "" {
+		e.t.Fatalf("%s %s = %d %+v, want %d %s", method, path, res.Code, got.Error, status, code)
+	}
+}
+
+func TestNewTakesFollowTheServerPhases(t *testing.T) {
+	e := newEnv(t)
+	a := e.start(studentInGrp, "entrenamiento")
+	base := "/api/attempts/" + a.ID
+	take := func(rid string, phase int) (int, recordingResp) {
+		res := e.do(studentInGrp, "PUT", base+"/recordings/"+rid, map[string]any{"phase": phase, "mimeType": "audio/webm;codecs=opus"})
+		if res.Code != 200 {
+			return res.Code, recordingResp{}
+		}
+		return res.Code, decode[recordingResp](t, res)
+	}
+	// A phase that has not started: the presentation during the preparation,
+	// an answer during the presentation.
+	e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-future-0001", map[string]any{"phase": 1, "mimeType": "audio/webm"}, 409, "phase_not_started")
+	e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 0}, 200)
+	e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-future-0002", map[string]any{"phase": 3, "mimeType": "audio/webm"}, 409, "phase_not_started")
+	if code, r := take("rec-intime-0001", 1); code != 200 || r.Late {
+		t.Fatalf("take during its phase = %d %+v", code, r)
+	}
+	// Server time starts a phase even when the browser did not say so: the
+	// presentation (10 min) and the first think time (20 s) ran out.
+	e.clock.Advance(10*time.Minute + 21*time.Second)
+	if code, r := take("rec-answer-0001", 3); code != 200 || r.Late {
+		t.Fatalf("take of the answer under way = %d %+v", code, r)
+	}
+	// A take of the presentation registered after it ended (a lagging
+	// upload, or recorded afterwards): kept, and marked late.
+	code, r := take("rec-late-0001", 1)
+	if code != 200 || !r.Late {
+		t.Fatalf("late take = %d %+v", code, r)
+	}
+	// A retry of a registered take answers the same.
+	if code, again := take("rec-late-0001", 1); code != 200 || again != r {
+		t.Fatalf("retry = %d %+v", code, again)
+	}
+	got := e.mustAttempt(tutor, "GET", base, nil, 200)
+	late := map[string]bool{}
+	for _, r := range got.Recordings {
+		late[r.ID] = r.Late
+	}
+	if len(late) != 3 || late["rec-intime-0001"] || late["rec-answer-0001"] || !late["rec-late-0001"] {
+		t.Fatalf("late flags the tutor sees = %v", late)
+	}
+
+	// Finished, not graded: a lagging take still registers (late).
+	e.finish(studentInGrp, got, 3)
+	if code, r := take("rec-after-0001", 3); code != 200 || !r.Late {
+		t.Fatalf("take after the self-assessment = %d %+v", code, r)
+	}
+	// Graded: no new take at all, whatever the phase.
+	e.mustAttempt(tutor, "POST", base+"/grade", map[string]any{"levels": levelsAll(got, 3), "comments": ""}, 200)
+	for _, phase := range []int{1, 3} {
+		e.expectRefusal(studentInGrp, "PUT", base+"/recordings/rec-graded-000"+fmt.Sprint(phase), map[string]any{"phase": phase, "mimeType": "audio/webm"}, 409, "attempt_graded")
+	}
+	if n := len(e.mustAttempt(studentInGrp, "GET", base, nil, 200).Recordings); n != 4 {
+		t.Fatalf("%d recordings after the refusals, want 4", n)
+	}
+}
+
+func TestMockExamTakeOfAnEndedPhaseIsMarkedLate(t *testing.T) {
+	e := newEnv(t)
+	a := e.start(studentInGrp, "simulacro")
+	base := "/api/attempts/" + a.ID
+	e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 0}, 200)
+	e.clock.Advance(time.Minute)
+	a = e.mustAttempt(studentInGrp, "POST", base+"/advance", map[string]int{"from": 1}, 200)
+	if a.Current != 2 {
+		t.Fatalf("current = %d", a.Current)
+	}
+	// Recording the presentation again once it ended is not possible in a
+	// mock exam: such a take is kept but shown as late.
+	e.clock.Advance(10 * time.Second)
+	res := e.do(studentInGrp, "PUT", base+"/recordings/rec-again-0001", map[string]any{"phase": 1, "mimeType": "audio/webm"})
+	if r := decode[recordingResp](t, res); res.Code != 200 || !r.Late {
+		t.Fatalf("take of the ended presentation = %d %s", res.Code, res.Body)
+	}
+	a = e.mustAttempt(tutor, "GET", base, nil, 200)
+	if len(a.Recordings) != 1 || !a.Recordings[0].Late {
+		t.Fatalf("recordings = %+v", a.Recordings)
 	}
 }
 
@@ -598,5 +709,219 @@ func TestCaseValidationNamesFields(t *testing.T) {
 	}
 	if res := e.do(tutor, "POST", "/api/admin/cases", newCaseBody("Duplicado")); res.Code != 409 {
 		t.Fatalf("duplicate title = %d", res.Code)
+	}
+}
+
+// addPeer adds another student to the tutor's active group (the member's
+// group), signed in as role, and returns that student.
+func (e *env) addPeer(role, email string) domain.User {
+	e.t.Helper()
+	ctx := context.Background()
+	u, err := e.auth.CreateUser(ctx, email, testPassword, domain.RoleStudent, "Compañero "+role)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.store.AddGroupStudents(ctx, e.group.ID, []domain.GroupStudent{{Email: email, Name: "Compañero", AddedAt: e.clock.Now()}}); err != nil {
+		e.t.Fatal(err)
+	}
+	res := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": email, "password": testPassword})
+	if res.Code != 200 {
+		e.t.Fatalf("peer login = %d %s", res.Code, res.Body)
+	}
+	e.cookies = maps.Clone(e.cookies) // the template's map is shared by every test
+	e.cookies[role] = sessionCookie(e.t, res)
+	return u
+}
+
+func TestAnotherStudentOfTheSameGroupSeesNothing(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	const peer = "peer"
+	e.addPeer(peer, "companero@utpl.edu.ec")
+	// The peer is a test taker in the same active group…
+	if res := e.do(peer, "GET", "/api/exam/overview", nil); res.Code != 200 {
+		t.Fatalf("peer overview = %d %s", res.Code, res.Body)
+	}
+	// …but the member's attempt and recordings do not exist for them.
+	attempt := "/api/attempts/" + ids["attempt"]
+	rec := attempt + "/recordings/" + ids["rec"]
+	for _, tc := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", attempt, nil},
+		{"GET", rec + "/media", nil},
+		{"DELETE", rec, nil},
+		{"PUT", rec, map[string]any{"phase": 1, "mimeType": "audio/webm"}},
+		{"PUT", rec + "/chunks/1", []byte("intruso")},
+		{"POST", rec + "/complete", map[string]any{"chunks": 1, "durationMs": 2000}},
+		{"POST", attempt + "/advance", map[string]int{"from": 1}},
+		{"POST", attempt + "/abandon", nil},
+	} {
+		if res := e.do(peer, tc.method, tc.path, tc.body); res.Code != 404 {
+			t.Errorf("%s %s as a classmate = %d, want 404", tc.method, tc.path, res.Code)
+		}
+	}
+	// Nothing changed: the recording is there, with its chunk.
+	a := e.mustAttempt(studentInGrp, "GET", attempt, nil, 200)
+	if a.Status != "in_progress" || len(a.Recordings) != 1 || a.Recordings[0].Deleted || a.Recordings[0].Chunks != 1 {
+		t.Fatalf("after the classmate's requests: %+v", a)
+	}
+	if res := e.do(studentInGrp, "GET", rec+"/media", nil); res.Code != 200 || res.Body.String() != "OggS-fragmento-0" {
+		t.Fatalf("media = %d %q", res.Code, res.Body)
+	}
+}
+
+func TestGradingQueueIsNewestFirst(t *testing.T) {
+	e := newEnv(t)
+	e.addPeer("peer", "companero@utpl.edu.ec")
+	finished := func(role, mode string) string {
+		e.clock.Advance(time.Minute)
+		return e.finish(role, e.start(role, mode), 3).ID
+	}
+	first := finished(studentInGrp, "simulacro")
+	second := finished("peer", "entrenamiento")
+	third := finished(studentInGrp, "entrenamiento")
+	graded := finished("peer", "simulacro")
+	e.mustAttempt(tutor, "POST", "/api/attempts/"+graded+"/grade", map[string]any{"levels": levelsAll(e.mustAttempt(tutor, "GET", "/api/attempts/"+graded, nil, 200), 2), "comments": ""}, 200)
+	e.clock.Advance(time.Minute)
+	e.start(studentInGrp, "simulacro") // in progress: not waiting for a grade
+	e.clock.Advance(time.Minute)
+	abandoned := e.start("peer", "entrenamiento")
+	e.mustAttempt("peer", "POST", "/api/attempts/"+abandoned.ID+"/abandon", nil, 200)
+
+	queue := decode[[]struct {
+		ID      string `json:"id"`
+		Student struct {
+			Mail string `json:"mail"`
+		} `json:"student"`
+	}](t, e.do(tutor, "GET", "/api/admin/grading", nil))
+	var got []string
+	for _, q := range queue {
+		got = append(got, q.ID)
+	}
+	if want := []string{third, second, first}; !slices.Equal(got, want) {
+		t.Fatalf("queue = %v, want newest first %v", got, want)
+	}
+	if queue[1].Student.Mail != "companero@utpl.edu.ec" || queue[0].Student.Mail != "con.grupo@utpl.edu.ec" {
+		t.Fatalf("students = %+v", queue)
+	}
+}
+
+func TestMockExamCannotBeRedrawnByAbandoning(t *testing.T) {
+	e := newEnv(t)
+	start := func(mode string) attemptResp {
+		e.clock.Advance(time.Second) // attempts are ordered by server time
+		return e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": mode}, 201)
+	}
+	abandon := func(a attemptResp) {
+		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
+	}
+	mock := start("simulacro")
+	abandon(mock)
+	again := start("simulacro")
+	if again.ID == mock.ID || again.Case.ID != mock.Case.ID {
+		t.Fatalf("after abandoning, a new mock exam drew %s, want the same case %s", again.Case.ID, mock.Case.ID)
+	}
+	abandon(again)
+	// A training attempt in between draws freely (and avoids the recent case)…
+	training := start("entrenamiento")
+	if training.Case.ID == mock.Case.ID {
+		t.Fatal("training drew the recent case")
+	}
+	abandon(training)
+	// …and does not free the mock exam's case.
+	third := start("simulacro")
+	if third.Case.ID != mock.Case.ID {
+		t.Fatalf("after a training, the mock exam drew %s, want %s", third.Case.ID, mock.Case.ID)
+	}
+	// A finished mock exam ends it: the next one is drawn, avoiding recent cases.
+	e.finish(studentInGrp, third, 3)
+	fourth := start("simulacro")
+	if fourth.Case.ID == mock.Case.ID || fourth.Case.ID == training.Case.ID {
+		t.Fatalf("after finishing, the mock exam drew a recent case %s", fourth.Case.ID)
+	}
+	abandon(fourth)
+	// Retired in the meantime: a retired case is never served again.
+	full := decode[map[string]any](t, e.do(tutor, "GET", "/api/admin/cases/"+fourth.Case.ID, nil))
+	full["status"] = "retired"
+	if res := e.do(tutor, "PUT", "/api/admin/cases/"+fourth.Case.ID, full); res.Code != 200 {
+		t.Fatalf("retire: %d %s", res.Code, res.Body)
+	}
+	if fifth := start("simulacro"); fifth.Case.ID == fourth.Case.ID {
+		t.Fatal("a retired case was served again")
+	}
+}
+
+func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
+	e := newEnv(t)
+	// An area of its own: six active cases and a retired one.
+	active := map[string]bool{}
+	for i := range 7 {
+		body := newCaseBody(fmt.Sprintf("Caso tributario %d", i+1))
+		body["area"] = "Tributario"
+		if i == 6 {
+			body["status"] = "retired"
+		}
+		res := e.do(tutor, "POST", "/api/admin/cases", body)
+		c := decode[struct {
+			ID string `json:"id"`
+		}](t, res)
+		if res.Code != 201 {
+			t.Fatalf("create case: %d %s", res.Code, res.Body)
+		}
+		if i < 6 {
+			active[c.ID] = true
+		}
+	}
+	draw := func() string {
+		e.clock.Advance(time.Second) // attempts ordered by server time
+		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": "Tributario"}, 201)
+		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
+		if !active[a.Case.ID] {
+			t.Fatalf("drew %s, not an active case of the area", a.Case.ID)
+		}
+		return a.Case.ID
+	}
+	var seen []string
+	for i := range 5 {
+		id := draw()
+		if slices.Contains(seen, id) {
+			t.Fatalf("draw %d repeated %s while fresh cases remained (%v)", i+1, id, seen)
+		}
+		seen = append(seen, id)
+	}
+	var rest string
+	for id := range active {
+		if !slices.Contains(seen, id) {
+			rest = id
+		}
+	}
+	if sixth := draw(); sixth != rest {
+		t.Fatalf("sixth draw = %s, want the one case not among the last five (%s)", sixth, rest)
+	}
+	// Now the last five are draws 2–6: the first case is the only fresh one.
+	if seventh := draw(); seventh != seen[0] {
+		t.Fatalf("seventh draw = %s, want %s", seventh, seen[0])
+	}
+}
+
+func TestCRLFFactsRoundTripExactly(t *testing.T) {
+	e := newEnv(t)
+	c := exchangeCase("Hechos escritos en Windows")
+	c["facts"] = "Primer párrafo.\r\nSegundo párrafo.\rTercero."
+	if res := e.do(tutor, "POST", "/api/admin/cases/import", multipartFile(t, "file", "casos.json", mustJSON(t, []any{c}))); res.Code != 200 {
+		t.Fatalf("import = %d %s", res.Code, res.Body)
+	}
+	exported := e.do(tutor, "GET", "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String()
+	if !strings.Contains(exported, `"Primer párrafo.\nSegundo párrafo.\nTercero."`) {
+		t.Fatal("line ends were not normalized on import")
+	}
+	csvFile := e.do(tutor, "GET", "/api/admin/cases/export?format=csv&degree=derecho", nil).Body.Bytes()
+	if res := e.do(tutor, "POST", "/api/admin/cases/import", multipartFile(t, "file", "casos.csv", csvFile)); res.Code != 200 {
+		t.Fatalf("CSV re-import = %d %s", res.Code, res.Body)
+	}
+	if again := e.do(tutor, "GET", "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String(); again != exported {
+		t.Fatal("JSON → CSV → JSON changed the bank")
 	}
 }

@@ -108,6 +108,7 @@ type AttemptFilter struct {
 	TutorEmail   string
 	GroupID      string
 	Status       domain.AttemptStatus
+	Mode         domain.Mode
 	Ungraded     bool // only attempts without a tutor grade
 	Limit        int  // 0 = no limit
 }

@@ -97,11 +97,13 @@ export function silentWav(seconds = 1, rate = 8000): Buffer {
 export async function finishedAttempt(student: APIRequestContext, opts: { level?: number; notes?: string; area?: string } = {}): Promise<AttemptJSON> {
   let a = await ok<AttemptJSON>(await student.post('/api/attempts', { data: { mode: 'entrenamiento', ...(opts.area ? { area: opts.area } : {}) } }), 201)
   const presentation = a.phases.findIndex((p) => p.kind === 'presentation')
+  // The server takes a recording only once its phase has started.
+  if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
+  while (a.current < presentation) a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/skip`, { data: { from: a.current } }))
   const rid = randomUUID()
   await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}`, { data: { phase: presentation, mimeType: 'audio/wav' } }))
   await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, { data: silentWav(), headers: { 'Content-Type': 'application/octet-stream' } }))
   await ok(await student.post(`/api/attempts/${a.id}/recordings/${rid}/complete`, { data: { chunks: 1, durationMs: 1000 } }))
-  if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
   while (a.phases[a.current]?.kind !== 'self_assessment') {
     const action = a.phases[a.current].recorded ? 'advance' : 'skip'
     a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/${action}`, { data: { from: a.current } }))
@@ -118,8 +120,8 @@ export async function expectAccessible(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
 }
 
-/** score is the server's formula: sum(weight × level / 4) / 10, two decimals. */
+/** score is the server's formula: sum(weight × level / 4) / 10, rounded half up to two decimals (in integers). */
 export function score(criteria: { id: string; weight: number }[], levels: Record<string, number>) {
-  const total = criteria.reduce((s, c) => s + (c.weight * (levels[c.id] ?? 0)) / 4, 0)
-  return Math.round((total / 10) * 100) / 100
+  const points = criteria.reduce((s, c) => s + c.weight * (levels[c.id] ?? 0), 0)
+  return Math.floor((points * 5 + 1) / 2) / 100
 }

@@ -104,7 +104,7 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 	for _, c := range []struct {
 		col, v string
 	}{{"student_id", f.StudentID}, {"student_email", domain.NormalizeEmail(f.StudentEmail)}, {"tutor_email", domain.NormalizeEmail(f.TutorEmail)},
-		{"group_id", f.GroupID}, {"status", string(f.Status)}} {
+		{"group_id", f.GroupID}, {"status", string(f.Status)}, {"mode", string(f.Mode)}} {
 		if c.v != "" {
 			q += ` AND ` + c.col + ` = ?`
 			args = append(args, c.v)

@@ -156,6 +156,24 @@ func testAttempts(t *testing.T, s store.Store) {
 	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
 		t.Fatalf("recent = %v", ids)
 	}
+	// By mode: the newest training attempt is not the newest mock exam.
+	tr := domain.NewAttempt(domain.NewID(), student, c, domain.DefaultBlueprint("derecho"), domain.DefaultRubric("derecho"), domain.ModeTraining, now().Add(5*time.Hour))
+	if err := tr.Abandon(now().Add(5 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := s.GetAttempt(ctx, b.ID)
+	_ = fresh.Abandon(now().Add(5 * time.Hour))
+	if err := s.UpdateAttempt(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateAttempt(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	mocks, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentID: student.ID, Mode: domain.ModeMock, Limit: 1})
+	trainings, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentID: student.ID, Mode: domain.ModeTraining})
+	if len(mocks) != 1 || mocks[0].ID != b.ID || mocks[0].Status != domain.AttemptAbandoned || len(trainings) != 1 || trainings[0].ID != tr.ID {
+		t.Fatalf("by mode: mock %+v, training %+v", mocks, trainings)
+	}
 }
 
 func testConcurrentAttemptStart(t *testing.T, s store.Store) {

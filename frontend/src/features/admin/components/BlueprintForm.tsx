@@ -90,7 +90,8 @@ export function BlueprintForm({ config }: { config: DegreeConfig }) {
             className={`${inputClass} max-w-32`}
           />
           <p id={`${base}-questions-hint`} className="mt-1 text-sm text-slate-600">
-            Cuántas preguntas hace el tribunal después de la exposición; {rangeText(bounds.questions, 'count')}.
+            Cuántas preguntas hace el tribunal después de la exposición; {rangeText(bounds.questions, 'count')}. Cada caso trae 2 o 3:
+            si trae menos, se hacen todas las del caso.
           </p>
           <FieldErrors id={`${base}-questions-error`} errors={questionsError ? [questionsError] : undefined} />
         </div>

@@ -151,7 +151,7 @@ export function CaseForm({
       <div id={fieldId('followUps')} tabIndex={-1}>
         <ListEditor
           legend="Preguntas del tribunal"
-          hint="Las repreguntas que el tribunal hace después de la exposición (de 1 a 5)."
+          hint="Las repreguntas que el tribunal hace después de la exposición (2 o 3)."
           itemLabel="Pregunta del tribunal"
           addLabel="Agregar pregunta del tribunal"
           values={d.followUps}

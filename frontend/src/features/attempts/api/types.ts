@@ -78,6 +78,7 @@ export type Recording = {
   complete: boolean
   deleted: boolean
   createdAt: string
+  late?: boolean // the server registered it after its phase ended
   transcript?: Transcript | null
 }
 
@@ -159,9 +160,13 @@ export const statusName = (s: AttemptStatus) => ({ in_progress: 'En curso', fini
 /** The mark a list shows: the tutor's when graded, else the student's own. */
 export const summaryScore = (a: Pick<AttemptSummary, 'tutorScore' | 'selfScore'>) => a.tutorScore ?? a.selfScore
 
-/** Score out of 10 = sum(weight × level / 4) / 10, as the server computes it. */
+/**
+ * Score out of 10 = sum(weight × level / 4) / 10, rounded half up to two
+ * decimals, computed in integers as the server does (in floating point
+ * 8.075 would become 8.07).
+ */
 export function scoreOf(rubric: Pick<Rubric, 'criteria'>, levels: Levels): number {
-  let total = 0
-  for (const c of rubric.criteria) total += (c.weight * (levels[c.id] ?? 0)) / 4
-  return Math.round((total / 10) * 100) / 100
+  let points = 0
+  for (const c of rubric.criteria) points += c.weight * (levels[c.id] ?? 0)
+  return Math.floor((points * 5 + 1) / 2) / 100
 }

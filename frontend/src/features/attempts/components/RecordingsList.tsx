@@ -21,6 +21,10 @@ export function recordingLabels(attempt: Pick<Attempt, 'phases'>, recordings: Re
   })
 }
 
+// lateNote tells the student and the tutor that a take reached the server
+// after its phase ended (a lagging upload, or recorded afterwards).
+export const lateNote = 'Registrada después de terminar su fase.'
+
 // RecordingsList shows every recording of an attempt with its transcript.
 // The student may delete a recording (the attempt keeps its scores); the
 // student and the group's tutor may correct a transcript.
@@ -44,6 +48,12 @@ export function RecordingsList({ attempt: a, canDelete, canEditTranscripts }: { 
       {recordings.map(({ recording: r, label }) => (
         <li key={r.id} className="space-y-2">
           <RecordingWithTranscript attemptId={a.id} recording={r} transcript={r.transcript ?? null} label={label} canEdit={canEditTranscripts} />
+          {r.late && (
+            <p className="text-sm text-amber-900">
+              <span className="sr-only">{label}: </span>
+              {lateNote}
+            </p>
+          )}
           {canDelete && !r.deleted && (
             <Button
               variant="outline"

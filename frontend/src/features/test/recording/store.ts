@@ -218,6 +218,17 @@ export async function deleteChunk(recordingId: string, seq: number) {
   await (await db()).delete('chunks', [recordingId, seq])
 }
 
+// deleteRecording removes a take and its chunks. Only for a take the server
+// refused for good (see UploadQueue): it drops audio that was never uploaded.
+export async function deleteRecording(recordingId: string) {
+  const tx = (await db()).transaction(['recordings', 'chunks'], 'readwrite')
+  await Promise.all([
+    tx.objectStore('chunks').delete(IDBKeyRange.bound([recordingId, -Infinity], [recordingId, Infinity])),
+    tx.objectStore('recordings').delete(recordingId),
+  ])
+  await tx.done
+}
+
 // deleteAttemptData removes everything kept for an attempt. Only for an
 // explicit decision (e.g. the attempt no longer exists on the server and the
 // student chose to discard it): it drops audio that was never uploaded.

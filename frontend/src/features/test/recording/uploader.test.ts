@@ -241,6 +241,48 @@ describe('UploadQueue', () => {
     expect(server.requests.filter((r) => r.path === `${base(bad)}/chunks/0`)).toHaveLength(1) // not retried in a loop
   })
 
+  it.each([
+    ['phase_not_started', 'Esa fase aún no ha comenzado: todavía no se puede grabar.'],
+    ['attempt_graded', 'El tutor ya calificó este intento: no se pueden agregar grabaciones.'],
+  ])('drops a take whose registration the server refuses for good (409 %s) and goes on', async (code, message) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const refused = new Set<string>()
+    const server = fakeServer((req) => (req.method === 'PUT' && refused.has(req.path) ? apiError(409, code, message) : undefined))
+    const bad = await recording(['lost-0', 'lost-1'])
+    const live = await recording(['live-0'], { stopped: false })
+    const good = await recording(['ok'])
+    refused.add(base(bad))
+    refused.add(base(live))
+    const q = queue()
+    await q.flush() // resolves: nothing is left waiting
+
+    // Each refused take was asked once, then forgotten with its chunks.
+    expect(server.requests.filter((r) => r.path === base(bad))).toHaveLength(1)
+    expect(server.requests.filter((r) => r.path.startsWith(`${base(bad)}/`))).toEqual([])
+    expect(await getRecording(bad)).toBeUndefined()
+    expect(await getRecording(live)).toBeUndefined()
+    expect(server.completed.has(good)).toBe(true)
+    expect(await listPendingChunks(A)).toEqual([])
+    expect(q.getStatus()).toMatchObject({ lastError: null, halted: false, pendingChunks: 0, pendingRecordings: 0 })
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining(`${bad} of phase 2 for good (${code}`))
+    expect(warn).toHaveBeenCalledTimes(2)
+
+    // The queue goes on with later takes.
+    const later = await recording(['later'])
+    await q.flush()
+    expect(server.completed.has(later)).toBe(true)
+    warn.mockRestore()
+  })
+
+  it('parks a take refused with another 409 on registration, keeping its audio', async () => {
+    const server = fakeServer((_req, n) => (n === 1 ? apiError(409, 'otra_cosa', 'Otro conflicto') : undefined))
+    const rid = await recording(['kept'])
+    const err = (await queue().flush().catch((e: unknown) => e)) as UploadError
+    expect(err).toMatchObject({ kind: 'rejected', code: 'otra_cosa', recordingId: rid })
+    expect(await listPendingChunks(A)).toHaveLength(1)
+    expect(server.requests).toHaveLength(1)
+  })
+
   it('halts on 404 (attempt gone), keeping everything', async () => {
     const server = fakeServer(() => apiError(404, 'not_found', 'No encontrado'))
     await recording(['a', 'b'])

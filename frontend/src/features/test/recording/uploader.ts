@@ -11,12 +11,17 @@ import type { ChunkRow, RecordingRow } from './store'
 // A chunk leaves IndexedDB only after the server acknowledged it (2xx).
 // Network errors, timeouts, 408, 429 and 5xx are retried with exponential
 // backoff and jitter; nothing is sent while the browser says it is offline.
+// The one exception to keeping audio: a take whose registration the server
+// refuses for good (its phase had not started, or the tutor already graded
+// the attempt) can never be uploaded, so it is dropped with a warning in the
+// console instead of waiting forever.
 
 export type UploadErrorKind =
   | 'transient' // network, timeout, 408, 429, 5xx: retried automatically
   | 'storage' // IndexedDB failed: retried automatically
   | 'conflict' // 409 chunk_conflict: a bug; the chunk is kept, the recording waits
   | 'missing' // 409 chunks_missing on complete: the server lacks chunks we no longer have
+  | 'refused' // 409 phase_not_started / attempt_graded on registering a take: dropped for good
   | 'rejected' // another 4xx on one recording (e.g. its phase is not recorded)
   | 'gone' // 404: the attempt is gone or not ours; the queue halts
   | 'auth' // 401/403: signed out; the queue halts until retry()
@@ -72,6 +77,9 @@ type Work =
   | { type: 'chunk'; rec: RecordingRow; chunk: ChunkRow }
   | { type: 'complete'; rec: RecordingRow }
   | { type: 'empty'; rec: RecordingRow } // stopped with no audio: nothing to send
+
+// The server's codes for a take it will never register.
+const refusedForGood = new Set(['phase_not_started', 'attempt_graded'])
 
 const isOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false
 
@@ -258,7 +266,13 @@ export class UploadQueue {
         } catch (e) {
           if (this.stopped) return
           const err = this.classify(e, work)
-          if (err.retrying) {
+          if (err.kind === 'refused') {
+            try {
+              await this.drop(work.rec, err)
+            } catch (storageError) {
+              await this.failed(this.classify(storageError, work))
+            }
+          } else if (err.retrying) {
             await this.failed(err)
           } else if (err.kind === 'gone' || err.kind === 'auth') {
             this.haltError = err
@@ -334,6 +348,14 @@ export class UploadQueue {
     }
   }
 
+  // drop forgets a take the server will never accept.
+  private async drop(rec: RecordingRow, err: UploadError) {
+    console.warn(`recording upload: the server refused take ${rec.id} of phase ${rec.phase} for good (${err.code}: ${err.message}); dropping it`)
+    await store.deleteRecording(rec.id)
+    this.created.delete(rec.id)
+    void this.refreshCounts()
+  }
+
   private counting: Promise<void> | null = null
   private recount = false
 
@@ -397,6 +419,8 @@ export class UploadQueue {
     if (s === 401 || s === 403) return { ...base, kind: 'auth', message: messages.auth, retrying: false }
     if (s === 409 && e.code === 'chunk_conflict') return { ...base, kind: 'conflict', message: messages.conflict, retrying: false }
     if (s === 409 && e.code === 'chunks_missing') return { ...base, kind: 'missing', message: messages.missing, retrying: false }
+    if (s === 409 && work?.type === 'create' && refusedForGood.has(e.code))
+      return { ...base, kind: 'refused', message: e.message, retrying: false }
     return { ...base, kind: 'rejected', message: e.message, retrying: false }
   }
 

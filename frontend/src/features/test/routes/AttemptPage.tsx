@@ -371,7 +371,8 @@ function Runner({ a }: { a: Attempt }) {
   const abandon = async () => {
     const ok = await confirmAction(
       '¿Abandonar el intento?',
-      'El intento terminará sin nota y no podrá continuarlo. Lo grabado hasta ahora se conserva.',
+      'El intento terminará sin nota y no podrá continuarlo. Lo grabado hasta ahora se conserva.' +
+        (training ? '' : ' Su próximo simulacro será con este mismo caso.'),
       'Sí, abandonar',
     )
     if (!ok || busy.current) return
