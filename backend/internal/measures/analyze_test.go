@@ -33,6 +33,32 @@ func TestStem(t *testing.T) {
 	}
 }
 
+func TestVerbFormsAndSynonyms(t *testing.T) {
+	same := [][]string{
+		{"vulneración", "violaron", "vulneraron", "violan", "vulnera", "violó"},
+		{"defensa", "defenderse", "defender", "defendieron", "defiende"},
+		{"establecer", "establecen", "establecieron"},
+		{"notificación", "notificarle", "notificaron"},
+		{"demandar", "demandaron", "demandaban"},
+		{"presentar", "presentaron", "presentarse"},
+		{"patrimonio", "patrimonial"},
+		{"extremo", "extremos"},
+	}
+	for _, words := range same {
+		want := contentKey(fold(words[0]))
+		for _, w := range words[1:] {
+			if got := contentKey(fold(w)); got != want {
+				t.Errorf("key(%q) = %q, key(%q) = %q; want equal", words[0], want, w, got)
+			}
+		}
+	}
+	kps := []string{"Vulneración del derecho a la defensa", "Notificación al trabajador"}
+	got := coveredKeyPoints(contentWords(tokenize("en este caso se violaron los derechos a defenderse del trabajador")), kps)
+	if !reflect.DeepEqual(got, []int{0}) {
+		t.Errorf("covered %v, want [0]", got)
+	}
+}
+
 func TestKeyPoints(t *testing.T) {
 	kps := []string{
 		"derecho a la defensa",                    // 0: literal

@@ -75,8 +75,10 @@
 // A case key point is covered when at least 60 % of its content stems (and
 // at least one) occur within a window of 40 consecutive words of the
 // transcript. Content stems come from folding, dropping Spanish stopwords,
-// a light suffix stripper (-ción, -mente, -idad, plurals, participles and
-// infinitives) and a small table of legal synonyms ("detención" ~
+// a light suffix stripper (-ción, -mente, -idad, plurals, participles,
+// infinitives, also with a pronoun as in "defenderse", and the verb forms
+// facts are told with: "violaron", "defendieron", "negaban", "vulneran")
+// and a small table of legal synonyms ("detención" ~
 // "aprehensión" ~ "privación", "indemnización" ~ "reparación", "plazo" ~
 // "término"); spelled numbers become digits ("veinticuatro" ~ "24").
 //
