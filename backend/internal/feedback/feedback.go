@@ -181,7 +181,9 @@ func Measure(a domain.Attempt, recs []domain.Recording, transcripts map[string]d
 		}
 		ev.Phases = append(ev.Phases, pe)
 	}
-	ev.Overall = measures.Analyze(measures.Input{Text: strings.Join(all, "\n"), DurationMs: allMs, Case: &c})
+	// Takes are paragraphs (a blank line); the segments of one take are
+	// lines (Transcript.Text).
+	ev.Overall = measures.Analyze(measures.Input{Text: strings.Join(all, "\n\n"), DurationMs: allMs, Case: &c})
 	// Protocol is judged where it belongs: the greeting opens the
 	// presentation; the closing ends the closing statement (or, without one,
 	// the presentation).
@@ -190,7 +192,7 @@ func Measure(a domain.Attempt, recs []domain.Recording, transcripts map[string]d
 		if len(texts[i]) == 0 {
 			continue
 		}
-		r := measures.Analyze(measures.Input{Text: strings.Join(texts[i], "\n")})
+		r := measures.Analyze(measures.Input{Text: strings.Join(texts[i], "\n\n")})
 		switch p.Kind {
 		case domain.PhasePresentation:
 			ev.Greeting = r.Greeting

@@ -226,6 +226,38 @@ func TestAnalyzeSegments(t *testing.T) {
 	}
 }
 
+// TestAnalyzeLiveSegments: a live recognizer's segments have no
+// punctuation; each segment boundary is a pause, so a filler that opens a
+// segment and a tag "no" that closes one count.
+func TestAnalyzeLiveSegments(t *testing.T) {
+	segs := []Segment{
+		{StartMs: 0, EndMs: 3000, Text: "buenos días señores miembros del tribunal"},
+		{StartMs: 3000, EndMs: 8000, Text: "pues el caso trata de un despido intempestivo"},
+		{StartMs: 8000, EndMs: 12000, Text: "bueno la constitución en el artículo 326 protege al trabajador"},
+		{StartMs: 12000, EndMs: 15000, Text: "es un derecho irrenunciable no"},
+		{StartMs: 15000, EndMs: 18000, Text: "el empleador dijo que no"},
+	}
+	r := Analyze(Input{Segments: segs})
+	want := map[string]int{"pues": 1, "bueno": 1, "¿no?": 1}
+	if !reflect.DeepEqual(r.Fillers, want) {
+		t.Errorf("fillers %v, want %v", r.Fillers, want)
+	}
+	if !reflect.DeepEqual(r.Citations, []Citation{c(cre, 326)}) {
+		t.Errorf("citations %v", r.Citations)
+	}
+	// Joined with spaces, the same words hide every one of them.
+	var words []string
+	for _, s := range segs {
+		words = append(words, s.Text)
+	}
+	if r := Analyze(Input{Text: strings.Join(words, " ")}); len(r.Fillers) != 0 {
+		t.Errorf("space-joined fillers %v, want none", r.Fillers)
+	}
+	if got := JoinSegments(append(segs[:1:1], Segment{Text: "  "}, Segment{Text: " fin "})); got != "buenos días señores miembros del tribunal\nfin\n" {
+		t.Errorf("JoinSegments = %q", got)
+	}
+}
+
 // TestReportJSON pins the wire format: camelCase keys, empty lists as [].
 func TestReportJSON(t *testing.T) {
 	raw, err := json.Marshal(Analyze(Input{}))

@@ -43,8 +43,10 @@
 //  3. Same sentence before: the last norm named earlier in the same
 //     sentence, at most 40 words back, binds ("el COIP, en el artículo 522,
 //     ..."; "según el Código Orgánico Integral Penal en su artículo 30").
-//     Sentences end at . ? ! and line breaks; the 40-word cap stands in for
-//     sentences in unpunctuated recognizer output.
+//     Sentences end at . ? ! and blank lines; the 40-word cap stands in for
+//     sentences in unpunctuated recognizer output (a single line break
+//     separates a live transcript's segments and counts as a pause, not a
+//     sentence end).
 //  4. Continuation: a sentence that opens with an additive connector
 //     ("Además", "Asimismo", "También", "Y", "Igualmente", "Del mismo
 //     modo", "En concordancia") continues the enumeration before it: the
@@ -104,14 +106,20 @@
 //     este"); never "este caso", "este tribunal".
 //   - "bueno": at the start of a sentence, after another filler, or between
 //     commas; never "visto bueno", "es bueno".
-//   - "¿no?": a "no" closed by "?" and opened by "¿" or a comma.
+//   - "¿no?": a "no" closed by "?" and opened by "¿" or a comma, or a "no"
+//     that ends a segment of a live transcript after a statement of three
+//     words or more ("es un derecho fundamental no"), unless the word
+//     before makes it an answer ("dijo que no", "la respuesta es no").
 //   - "pues": at the start of a sentence (not "pues bien") or next to
 //     another filler; never the causal ", pues no se cumplen".
 //   - "tipo": before "que", a pause or a filler, and not after a determiner
 //     ("el tipo penal", "el tipo que describe").
 //
 // "entonces" is not counted: as a filler it cannot be told from the
-// connector by text alone.
+// connector by text alone. A live recognizer's segments carry no
+// punctuation; they are joined one per line (JoinSegments), and a line
+// break counts as a clause boundary: a "pues" or "bueno" opening a
+// segment is at the start of a clause.
 //
 // # Rates
 //

@@ -34,7 +34,7 @@ func testTranscripts(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	got, err := s.GetTranscript(ctx, a.ID, "r1-abcdefgh")
-	if err != nil || got.Source != domain.TranscriptServer || len(got.Segments) != 2 || got.Text() != "Buenos días, señores miembros del tribunal. Artículo 76." {
+	if err != nil || got.Source != domain.TranscriptServer || len(got.Segments) != 2 || got.Text() != "Buenos días, señores miembros del tribunal.\nArtículo 76." {
 		t.Fatalf("transcript = %+v, %v", got, err)
 	}
 	if list, _ := s.ListTranscripts(ctx, a.ID); len(list) != 1 {
