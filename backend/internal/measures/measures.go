@@ -78,7 +78,7 @@ func Analyze(in Input) Report {
 		text = JoinSegments(in.Segments)
 	}
 	d := tokenize(text)
-	cites, unattributed := extract(d, true)
+	cites, unattributed := extract(d, allRules)
 	fillers, fillerCount := countFillers(d)
 
 	r := Report{
