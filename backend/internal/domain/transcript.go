@@ -72,10 +72,10 @@ func ValidateSegments(segs []Segment) error {
 
 // Job is a background task that survives restarts.
 type Job struct {
-	ID      string
-	Kind    string
-	Subject string // what it is about; at most one job per kind and subject ("" = no limit)
-	Payload string
+	ID        string
+	Kind      string
+	Subject   string // what it is about; at most one job per kind and subject ("" = no limit)
+	Payload   string
 	Status    string // pending, running, done, failed
 	Attempts  int
 	NextRunAt time.Time
