@@ -61,10 +61,11 @@ test('the tutor sees transcript, measures and recordings while grading, and may 
   await expect(page.getByRole('button', { name: 'Corregir transcripción' })).toBeVisible()
 })
 
-test('reports show the group progress and the grades export is a CSV with BOM and accents', async ({ page, server }) => {
+test('reports show the group progress and the grades export is a CSV for Excel (es-EC) with BOM and accents', async ({ page, server }) => {
   const { tutor, tutorApi, attempt } = await setup(server)
   const levels = Object.fromEntries(attempt.rubric.criteria.map((c) => [c.id, 4]))
-  await ok<AttemptJSON>(await tutorApi.post(`/api/attempts/${attempt.id}/grade`, { data: { levels, comments: 'Excelente exposición; revise la vía procesal.' } }))
+  const comments = '=Excelente exposición; revise la vía procesal.'
+  await ok<AttemptJSON>(await tutorApi.post(`/api/attempts/${attempt.id}/grade`, { data: { levels, comments } }))
   await signInPage(page, server, tutor)
   await page.goto(`${server.url}/admin/reportes`)
   await expect(page.getByRole('heading', { name: 'Reporte del grupo' })).toBeVisible()
@@ -76,11 +77,14 @@ test('reports show the group progress and the grades export is a CSV with BOM an
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar calificaciones (CSV)' }).click()])
   const bytes = readFileSync((await download.path())!)
   expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
-  const text = bytes.toString('utf8')
-  expect(text).toContain('Nota autoevaluación')
-  expect(text).toContain('Rosa Evidencia Mora')
-  expect(text).toContain('Excelente exposición; revise la vía procesal.')
-  expect(text).toContain('10,00')
+  const text = bytes.subarray(3).toString('utf8')
+  // Excel in Ecuador separates fields with ";" (the comma is its decimal
+  // separator); a cell starting with "=" would run as a formula.
+  const [header, row] = text.split(/\r?\n/)
+  expect(header.startsWith('Estudiante;Correo;Fecha;Modo;Caso;Área;Estado;Nota autoevaluación;Nota tutor;Aprobado;')).toBe(true)
+  expect(row.startsWith('Rosa Evidencia Mora;')).toBe(true)
+  expect(row).toContain(';10,00;Sí;')
+  expect(row).toContain(`;"'${comments}";`)
 })
 
 test('the student home draws the levels per criterion', async ({ page, server }) => {

@@ -32,7 +32,10 @@ type Transcript struct {
 	UpdatedBy   string
 }
 
-// Text joins the segments.
+// Text joins the segments one per line. A live recognizer's segments end
+// where the speaker paused and carry no punctuation: the line break keeps
+// that boundary for the measures (a filler opening a segment, a tag "no"
+// closing one), where a space would run two clauses together.
 func (t Transcript) Text() string {
 	parts := make([]string, 0, len(t.Segments))
 	for _, s := range t.Segments {
@@ -40,7 +43,7 @@ func (t Transcript) Text() string {
 			parts = append(parts, s)
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, "\n")
 }
 
 // Transcript limits: a 15-minute take is about 2,500 words.
@@ -71,6 +74,7 @@ func ValidateSegments(segs []Segment) error {
 type Job struct {
 	ID        string
 	Kind      string
+	Subject   string // what it is about; at most one job per kind and subject ("" = no limit)
 	Payload   string
 	Status    string // pending, running, done, failed
 	Attempts  int
@@ -78,6 +82,9 @@ type Job struct {
 	LastError string
 	CreatedAt time.Time
 }
+
+// RecordingSubject is the subject of a job about one recording.
+func RecordingSubject(attemptID, recordingID string) string { return attemptID + "/" + recordingID }
 
 // Job states.
 const (

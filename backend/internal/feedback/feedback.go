@@ -46,28 +46,44 @@ func (s *Service) SaveTranscript(ctx context.Context, by domain.User, a domain.A
 	if err != nil {
 		return domain.Transcript{}, err
 	}
-	if source == domain.TranscriptBrowser {
-		// A live transcript never overwrites a better one.
-		if cur, err := s.store.GetTranscript(ctx, a.ID, rec.ID); err == nil && cur.Source != domain.TranscriptBrowser {
-			return cur, nil
-		}
-	}
 	for i := range segs {
 		segs[i].Text = strings.TrimSpace(segs[i].Text)
 	}
 	t := domain.Transcript{AttemptID: a.ID, RecordingID: rec.ID, Source: source, Language: clip(language, 16), Segments: segs,
 		UpdatedAt: s.now().UTC(), UpdatedBy: by.Mail}
-	return t, s.store.PutTranscript(ctx, t)
+	if source == domain.TranscriptEdited {
+		return t, s.store.PutTranscript(ctx, t)
+	}
+	// A live transcript never overwrites a better one, even one saved
+	// while this request was on its way.
+	stored, err := s.store.PutTranscriptOver(ctx, t, domain.TranscriptBrowser)
+	if err != nil || stored {
+		return t, err
+	}
+	return s.store.GetTranscript(ctx, a.ID, rec.ID)
 }
 
 // SaveServerTranscript stores a transcription server's result, replacing a
-// live transcript but never a person's correction.
-func (s *Service) SaveServerTranscript(ctx context.Context, attemptID, recordingID, language string, segs []domain.Segment) error {
-	if cur, err := s.store.GetTranscript(ctx, attemptID, recordingID); err == nil && cur.Source == domain.TranscriptEdited {
-		return nil
+// live transcript but never a person's correction. An empty result (the
+// take was silence, or the server heard nothing) changes nothing: it would
+// only erase what the browser heard. It reports whether it stored the
+// result.
+func (s *Service) SaveServerTranscript(ctx context.Context, attemptID, recordingID, language string, segs []domain.Segment) (bool, error) {
+	if !hasText(segs) {
+		return false, nil
 	}
-	return s.store.PutTranscript(ctx, domain.Transcript{AttemptID: attemptID, RecordingID: recordingID, Source: domain.TranscriptServer,
-		Language: clip(language, 16), Segments: segs, UpdatedAt: s.now().UTC(), UpdatedBy: "servidor"})
+	return s.store.PutTranscriptOver(ctx, domain.Transcript{AttemptID: attemptID, RecordingID: recordingID, Source: domain.TranscriptServer,
+		Language: clip(language, 16), Segments: segs, UpdatedAt: s.now().UTC(), UpdatedBy: "servidor"},
+		domain.TranscriptBrowser, domain.TranscriptServer)
+}
+
+func hasText(segs []domain.Segment) bool {
+	for _, sg := range segs {
+		if strings.TrimSpace(sg.Text) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Transcripts returns an attempt's transcripts by recording id.
@@ -181,7 +197,9 @@ func Measure(a domain.Attempt, recs []domain.Recording, transcripts map[string]d
 		}
 		ev.Phases = append(ev.Phases, pe)
 	}
-	ev.Overall = measures.Analyze(measures.Input{Text: strings.Join(all, "\n"), DurationMs: allMs, Case: &c})
+	// Takes are paragraphs (a blank line); the segments of one take are
+	// lines (Transcript.Text).
+	ev.Overall = measures.Analyze(measures.Input{Text: strings.Join(all, "\n\n"), DurationMs: allMs, Case: &c})
 	// Protocol is judged where it belongs: the greeting opens the
 	// presentation; the closing ends the closing statement (or, without one,
 	// the presentation).
@@ -190,7 +208,7 @@ func Measure(a domain.Attempt, recs []domain.Recording, transcripts map[string]d
 		if len(texts[i]) == 0 {
 			continue
 		}
-		r := measures.Analyze(measures.Input{Text: strings.Join(texts[i], "\n")})
+		r := measures.Analyze(measures.Input{Text: strings.Join(texts[i], "\n\n")})
 		switch p.Kind {
 		case domain.PhasePresentation:
 			ev.Greeting = r.Greeting

@@ -194,8 +194,12 @@ func weekStart(t time.Time) time.Time {
 
 func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
-// WriteGradesCSV writes the group's attempts and grades as CSV, UTF-8 with a
-// BOM so Excel shows accents right.
+// WriteGradesCSV writes the group's attempts and grades as CSV for Excel in
+// Ecuador (es-EC): UTF-8 with a BOM so it shows accents right, ";" between
+// fields because that locale's list separator is ";" (its decimal
+// separator is the comma, so a comma-separated file opens in one column),
+// and decimal commas. A cell a spreadsheet would read as a formula (a name
+// or comment starting with = + - @) is neutralised.
 func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Group, names map[string]string) error {
 	attempts, err := s.groupAttempts(ctx, g)
 	if err != nil {
@@ -213,12 +217,19 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 		}
 	}
 	cw := csv.NewWriter(w)
+	cw.Comma = ';'
+	write := func(rec []string) error {
+		for i, c := range rec {
+			rec[i] = spreadsheetSafe(c)
+		}
+		return cw.Write(rec)
+	}
 	header := []string{"Estudiante", "Correo", "Fecha", "Modo", "Caso", "Área", "Estado", "Nota autoevaluación", "Nota tutor", "Aprobado"}
 	for _, c := range criteria {
 		header = append(header, c.ID+" "+c.Name)
 	}
 	header = append(header, "Comentarios del tutor", "Calificado por", "Fecha de calificación")
-	if err := cw.Write(header); err != nil {
+	if err := write(header); err != nil {
 		return err
 	}
 	status := map[domain.AttemptStatus]string{domain.AttemptInProgress: "En curso", domain.AttemptFinished: "Terminado", domain.AttemptAbandoned: "Abandonado"}
@@ -254,10 +265,25 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 			comments, by, at = a.Grade.Comments, a.Grade.By, a.Grade.At.In(ecuador).Format("2006-01-02 15:04")
 		}
 		rec = append(rec, comments, by, at)
-		if err := cw.Write(rec); err != nil {
+		if err := write(rec); err != nil {
 			return err
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// spreadsheetSafe keeps a cell from being run as a formula when the file
+// is opened in a spreadsheet (CSV injection, OWASP): a cell starting with
+// = + - @, a tab or a carriage return gets a leading apostrophe, which the
+// spreadsheet shows as text.
+func spreadsheetSafe(cell string) string {
+	if cell == "" {
+		return cell
+	}
+	switch cell[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + cell
+	}
+	return cell
 }

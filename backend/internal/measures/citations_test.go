@@ -91,6 +91,17 @@ func TestExtractCitations(t *testing.T) {
 		{"continuation with además", "La normativa aplicable es el Código Civil. Además, los artículos 1698 y 1704 regulan la nulidad, y el artículo 1570 la promesa.", []Citation{c(cc, 1698), c(cc, 1704), c(cc, 1570)}, nil},
 		{"continuation with y también", "La Constitución, en el artículo 44, protege a los niños. Y también el artículo 45, sobre la familia.", []Citation{c(cre, 44), c(cre, 45)}, nil},
 		{"unnamed switch of norm", "La Constitución protege la vida en el artículo 66. El artículo 144 sanciona el homicidio.", []Citation{c(cre, 66)}, []int{144}},
+		{"unnamed switch of norm unpunctuated", "la constitucion protege la vida en el articulo 66 el articulo 144 sanciona el homicidio", []Citation{c(cre, 66)}, []int{144}},
+		{"determiner after an article opens a clause", "la constitucion protege la vida en el articulo 66 numeral 1 el coip en el articulo 144 sanciona el homicidio", []Citation{c(cre, 66), c(coip, 144)}, nil},
+		{"norm named on its own frames its clause only", "la constitución garantiza el debido proceso y el artículo 140 tipifica el asesinato", nil, []int{140}},
+		{"norm named on its own, lost period", "la constitucion garantiza el debido proceso el articulo 140 tipifica el asesinato", nil, []int{140}},
+		{"norm named on its own, comma", "La Constitución garantiza el debido proceso, y el artículo 140 tipifica el asesinato.", nil, []int{140}},
+		{"norm in apposition", "el código civil el artículo 715 define la posesión", []Citation{c(cc, 715)}, nil},
+		{"norm then colon", "Lo regula la Constitución: el artículo 43 protege a la embarazada.", []Citation{c(cre, 43)}, nil},
+		{"norm then citing verb", "la constitución como establece el artículo 76 garantiza la defensa", []Citation{c(cre, 76)}, nil},
+		{"norm then segment break", "la constitución de la república\nen el artículo 76 garantiza la defensa", []Citation{c(cre, 76)}, nil},
+		{"norm then segment break and a new subject", "la constitución garantiza el debido proceso\nel artículo 140 tipifica el asesinato", nil, []int{140}},
+		{"enumeration after an attached article", "el articulo 76 de la constitucion garantiza la defensa y el articulo 77 la libertad", []Citation{c(cre, 76), c(cre, 77)}, nil},
 		{"weak CC right after", "El Art. 2214 del CC obliga a indemnizar.", []Citation{c(cc, 2214)}, nil},
 		{"generic codigo", "El COIP tipifica el robo. El artículo 189 del código exige violencia.", []Citation{c(coip, 189)}, nil},
 
@@ -105,6 +116,24 @@ func TestExtractCitations(t *testing.T) {
 		{"ordinal tercero", "el artículo tercero del Código Orgánico Integral Penal", []Citation{c(coip, 3)}, nil},
 		{"spelled numeral", "el artículo sesenta y nueve numeral uno de la constitución", []Citation{c(cre, 69)}, nil},
 		{"thousands dot", "el art. 1.459 del Código Civil", []Citation{c(cc, 1459)}, nil},
+		{"spelled list without commas", "los artículos setenta y cinco setenta y seis y ochenta y dos de la constitucion", []Citation{c(cre, 75), c(cre, 76), c(cre, 82)}, nil},
+		{"spelled list without commas, digits", "los artículos 75 76 y 82 de la constitucion", []Citation{c(cre, 75), c(cre, 76), c(cre, 82)}, nil},
+		{"smaller number said right after is a sub-division", "el artículo 76 7 de la constitución", []Citation{c(cre, 76)}, nil},
+		{"spelled smaller after is a sub-division", "el artículo setenta y seis siete de la constitución", []Citation{c(cre, 76)}, nil},
+		{"punto spelled", "artículo ciento noventa y cinco punto uno del COIP", []Citation{c(coip, 195)}, nil},
+		{"punto digits", "artículo 195 punto 1 del COIP", []Citation{c(coip, 195)}, nil},
+		{"punto twice with a letter", "el artículo setenta y seis punto siete punto ele de la constitución", []Citation{c(cre, 76)}, nil},
+		{"bare punto", "el 195 punto 1 del COIP", []Citation{c(coip, 195)}, nil},
+
+		// A list continued after the norm.
+		{"continued after norm", "el 42 del código civil y el 43", []Citation{c(cc, 42), c(cc, 43)}, nil},
+		{"continued after norm, spelled", "artículo setenta y seis de la constitución y setenta y siete", []Citation{c(cre, 76), c(cre, 77)}, nil},
+		{"continued with a verb", "el artículo 76 numeral 7 de la constitucion y setenta y siete establecen garantías", []Citation{c(cre, 76), c(cre, 77)}, nil},
+		{"continued list", "el 42 del código civil, y el 43 y el 44 regulan la capacidad", []Citation{c(cc, 42), c(cc, 43), c(cc, 44)}, nil},
+		{"continued with en el", "el artículo 100 del COA y en el 105 las causas de nulidad", []Citation{c(coa, 100), c(coa, 105)}, nil},
+		{"continued then named", "el artículo 140 del COIP y el 141 del mismo código", []Citation{c(coip, 140), c(coip, 141)}, nil},
+		{"elided verb", "el artículo 2410 del código civil regula la prescripción extraordinaria y el 2411 fija el tiempo", []Citation{c(cc, 2410), c(cc, 2411)}, nil},
+		{"continued untracked", "el artículo 8 de la Convención Americana y el 9", nil, nil},
 
 		// Norm aliases and recognizer spellings.
 		{"alias CRE", "art. 82 CRE", []Citation{c(cre, 82)}, nil},
@@ -160,6 +189,19 @@ func TestExtractCitations(t *testing.T) {
 		{"cedula", "con cédula 1104567890 y teléfono 0991234567", nil, nil},
 		{"quantity after article", "el artículo 30 días después fue derogado", nil, nil},
 		{"un is not a number", "los artículos 18 y 30 del COIP y una norma más", []Citation{c(coip, 18), c(coip, 30)}, nil},
+		{"continuation decoy date", "el artículo 76 de la constitución y el 30 de marzo se dictó sentencia", []Citation{c(cre, 76)}, nil},
+		{"continuation decoy duration", "el artículo 76 de la constitución y 30 días después", []Citation{c(cre, 76)}, nil},
+		{"continuation decoy year", "el artículo 1453 del código civil y en el 2008 se reformó", []Citation{c(cc, 1453)}, nil},
+		{"continuation decoy count", "el artículo 76 de la constitución y 2 hijos menores", []Citation{c(cre, 76)}, nil},
+		{"continuation decoy percent", "el artículo 140 del coip y el 10 % de la pena", []Citation{c(coip, 140)}, nil},
+		{"continuation decoy amount", "el artículo 188 del código del trabajo y 1800 dólares", []Citation{c(ct, 188)}, nil},
+		{"continuation decoy spelled count", "el artículo 188 del código del trabajo y tres meses de sueldo", []Citation{c(ct, 188)}, nil},
+		{"elided decoy smaller", "el artículo 22 del cogep enumera 12 causas y el 13 de ellas es la amistad", []Citation{c(gep, 22)}, nil},
+		{"elided decoy far", "el artículo 100 del COA regula el acto y el 150 de los casos", []Citation{c(coa, 100)}, nil},
+		{"elided decoy another sentence", "El artículo 100 del COA regula el acto. Y el 105 es el número del expediente.", []Citation{c(coa, 100)}, nil},
+		{"punto decoy", "en este punto el artículo 76 de la constitución", []Citation{c(cre, 76)}, nil},
+		{"punto y aparte", "el artículo 76 punto y aparte", nil, []int{76}},
+		{"compound not split", "con una pena de treinta y seis del COIP", nil, nil},
 		{"empty", "", nil, nil},
 	}
 	if len(tests) < 60 {
@@ -181,6 +223,19 @@ func TestExtractCitations(t *testing.T) {
 				t.Errorf("unattributed\n got %v\nwant %v", unatt, tt.unatt)
 			}
 		})
+	}
+}
+
+func TestInsideSpelled(t *testing.T) {
+	d := tokenize("setenta y seis y ochenta y dos mil cuatrocientos diez")
+	inside := map[int]bool{2: true, 6: true, 7: true, 8: true, 9: true}
+	for i := range d.toks {
+		if d.toks[i].text == "y" {
+			continue
+		}
+		if got := insideSpelled(d, i); got != inside[i] {
+			t.Errorf("insideSpelled(%q at %d) = %v, want %v", d.toks[i].text, i, got, inside[i])
+		}
 	}
 }
 

@@ -72,7 +72,7 @@ func clauseStart(d *doc, i int) bool {
 		return false
 	}
 	switch p.text {
-	case ".", "?", "!", "¿", "¡", ";", ":", "\n", "...":
+	case ".", "?", "!", "¿", "¡", ";", ":", "\n", "\n\n", "...":
 		return true
 	}
 	return false
@@ -153,8 +153,10 @@ func countFillers(d *doc) (map[string]int, int) {
 				add("bueno")
 			}
 		case w == "no":
-			// A tag question: "¿no?" or ", no?".
-			if d.at(i+1).isPunct("?") && (d.at(i-1).isPunct("¿") || d.at(i-1).isPunct(",")) {
+			// A tag question: "¿no?" or ", no?", or in an unpunctuated live
+			// transcript a "no" that ends a segment (the speaker paused on
+			// it) after a statement: "es un derecho fundamental no".
+			if d.at(i+1).isPunct("?") && (d.at(i-1).isPunct("¿") || d.at(i-1).isPunct(",")) || tagAtBreak(d, i) {
 				add("¿no?")
 			}
 		case w == "pues":
@@ -176,6 +178,32 @@ func countFillers(d *doc) (map[string]int, int) {
 		}
 	}
 	return counts, total
+}
+
+// Words before a "no" that ends a segment making it an answer or a
+// negation ("dijo que no", "la respuesta es no", "creo que no", "ya no"),
+// not a tag question.
+var noTagBlockers = toSet(`que si o ni ya aun todavia tampoco nunca jamas como porque pero sino cuando
+donde creo digo dijo dice decir claro pues y e es era fue sea son esta estan eso esto aqui ahi alli
+obviamente definitivamente simplemente casi quizas quiza acaso vez a de en para por sin con se lo no`)
+
+// tagAtBreak reports whether the "no" at i ends a segment (a line break
+// follows) as a tag question: it closes a statement of at least
+// three words since the last boundary, after a word that does not make it
+// an answer.
+func tagAtBreak(d *doc, i int) bool {
+	if next := d.at(i + 1); !next.isPunct("\n") && !next.isPunct("\n\n") {
+		return false
+	}
+	if p := d.at(i - 1); p.kind != tokWord || noTagBlockers[p.text] {
+		return false
+	}
+	for k := i - 1; k >= i-3; k-- {
+		if t := d.at(k); t.kind != tokWord && t.kind != tokNum {
+			return false
+		}
+	}
+	return true
 }
 
 // disjunctiveSea reports whether "o sea" at i is the second half of "ya sea

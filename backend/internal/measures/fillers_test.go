@@ -39,6 +39,16 @@ func TestFillers(t *testing.T) {
 		{"tipo filler", "firmó algo tipo que renuncia", map[string]int{"tipo": 1}},
 		{"tipo penal", "el tipo penal de estafa y el tipo que describe el artículo; este tipo de casos", nil},
 		{"entonces skipped", "Entonces, el problema jurídico es claro.", nil},
+		// Live transcripts: one segment per line, no punctuation.
+		{"segment start pues", "el despido fue verbal\npues el empleador no notificó", map[string]int{"pues": 1}},
+		{"segment start bueno", "la norma es clara\nbueno en cuanto al análisis", map[string]int{"bueno": 1}},
+		{"mid-segment pues and bueno", "no procede pues no se cumplen los requisitos y es bueno saberlo", nil},
+		{"tag no at segment end", "la defensa es un derecho fundamental no\nademás el juez debe motivar no\n", map[string]int{"¿no?": 2}},
+		{"tag no before a blank line", "la defensa es un derecho fundamental no\n\nen conclusión procede", map[string]int{"¿no?": 1}},
+		{"answer no at segment end", "el juez dijo que no\nla respuesta es no\nya no\nno\ncreo que no\nsí o no\n", nil},
+		{"no mid-segment", "el empleador no notificó el despido\n", nil},
+		{"no at the end of typed text", "la defensa es un derecho fundamental no", nil},
+		{"short segment no", "eso no\nprocede no\n", nil},
 		{"empty", "", nil},
 	}
 	for _, tt := range tests {

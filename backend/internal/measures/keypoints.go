@@ -31,15 +31,22 @@ func toSet(words string) map[string]bool {
 	return m
 }
 
-// Suffixes stripped by the light stemmer, longest first within a family.
+// Suffixes stripped by the light stemmer, longest first within a family
+// (words ending alike). Verb endings cover what students narrate facts
+// with: preterite plurals ("violaron", "defendieron"), the imperfect
+// ("negaban"), present plurals ("vulneran", "establecen") and infinitives
+// with a pronoun ("defenderse", "notificarle").
 var suffixes = []string{
 	"abilidades", "ibilidades", "abilidad", "ibilidad", "amientos", "imientos",
+	"ieron", "aron", "eron", "aban",
+	"arse", "erse", "irse", "arle", "erle", "irle", "arlo", "erlo", "irlo", "arla", "erla", "irla",
+	"arles", "erles", "irles", "arlos", "erlos", "irlos", "arlas", "erlas", "irlas",
 	"amiento", "imiento", "aciones", "iciones", "uciones", "ciones", "siones",
 	"acion", "icion", "ucion", "cion", "sion", "idades", "idad", "mente",
 	"ancias", "encias", "ancia", "encia", "antes", "entes", "ante", "ente",
 	"ables", "ibles", "able", "ible", "istas", "ista", "ivos", "ivas", "ivo", "iva",
 	"ados", "adas", "idos", "idas", "ado", "ada", "ido", "ida", "ando", "iendo",
-	"ales", "al", "ar", "er", "ir", "es", "os", "as", "s", "o", "a", "e",
+	"ales", "al", "ar", "er", "ir", "es", "os", "as", "ian", "an", "en", "s", "o", "a", "e",
 }
 
 // minStem keeps short words recognisable ("pena", "via").
@@ -81,7 +88,7 @@ func stem(w string) string {
 // synonymGroups lists legal vocabulary that students use interchangeably.
 // Each word is stemmed at init and mapped to its group's first stem.
 var synonymGroups = [][]string{
-	{"defensa", "contradiccion", "contradecir", "descargos"},
+	{"defensa", "contradiccion", "contradecir", "descargos", "defender", "defiende", "defienda"},
 	{"detencion", "aprehension", "privacion", "arresto", "detenido", "aprehendido", "captura", "capturado"},
 	{"despido", "desvinculacion", "despedido", "despedida"},
 	{"indemnizacion", "reparacion", "resarcimiento", "compensacion", "indemnizar", "reparar"},

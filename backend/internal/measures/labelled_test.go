@@ -86,7 +86,7 @@ func TestLabelledSet(t *testing.T) {
 	if len(set) < 24 {
 		t.Fatalf("labelled set has %d transcripts; want at least 24", len(set))
 	}
-	var cites, noCont, keyPoints prf
+	var cites, noCont, noClause, keyPoints prf
 	var greetOK, closeOK, unattOK int
 	styles := map[string]int{}
 	for _, l := range set {
@@ -99,8 +99,10 @@ func TestLabelledSet(t *testing.T) {
 		if fps, fns := cites.add(r.Citations, l.Citations); len(fps)+len(fns) > 0 {
 			t.Logf("%s: false positives %v, missed %v", l.name, fps, fns)
 		}
-		plain, _ := extract(tokenize(l.Text), false)
+		plain, _ := extract(tokenize(l.Text), rules{clauseBoundary: true})
 		noCont.add(plain, l.Citations)
+		loose, _ := extract(tokenize(l.Text), rules{continuation: true})
+		noClause.add(loose, l.Citations)
 
 		want := l.Unattributed
 		if want == nil {
@@ -141,6 +143,8 @@ func TestLabelledSet(t *testing.T) {
 		cites.precision(), cites.recall(), cites.tp, cites.fp, cites.fn)
 	t.Logf("citations without rule 4 (continuation): precision %.3f, recall %.3f (tp %d, fp %d, fn %d)",
 		noCont.precision(), noCont.recall(), noCont.tp, noCont.fp, noCont.fn)
+	t.Logf("citations without the clause boundary of rule 3: precision %.3f, recall %.3f (tp %d, fp %d, fn %d)",
+		noClause.precision(), noClause.recall(), noClause.tp, noClause.fp, noClause.fn)
 	t.Logf("unattributed exact: %d/%d", unattOK, len(set))
 	t.Logf("greeting accuracy %.3f, closing accuracy %.3f", float64(greetOK)/n, float64(closeOK)/n)
 	t.Logf("key points: precision %.3f, recall %.3f (tp %d, fp %d, fn %d)",

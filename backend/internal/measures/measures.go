@@ -32,7 +32,7 @@ type Segment struct {
 
 // Input is what Analyze measures.
 type Input struct {
-	Text       string    // full transcript; if empty, Segments' texts joined
+	Text       string    // full transcript; if empty, Segments' texts joined (see JoinSegments)
 	Segments   []Segment // optional, with timestamps
 	DurationMs int64     // spoken duration; 0 = unknown (then the segments' span, if any)
 	Case       *Case     // optional
@@ -75,14 +75,10 @@ const (
 func Analyze(in Input) Report {
 	text := in.Text
 	if text == "" && len(in.Segments) > 0 {
-		parts := make([]string, len(in.Segments))
-		for i, s := range in.Segments {
-			parts[i] = s.Text
-		}
-		text = strings.Join(parts, " ")
+		text = JoinSegments(in.Segments)
 	}
 	d := tokenize(text)
-	cites, unattributed := extract(d, true)
+	cites, unattributed := extract(d, allRules)
 	fillers, fillerCount := countFillers(d)
 
 	r := Report{
@@ -105,6 +101,22 @@ func Analyze(in Input) Report {
 		r.Bases = compareBases(in.Case.LegalBases, cites, unattributed)
 	}
 	return r
+}
+
+// JoinSegments joins a transcript's segments one per line. A live
+// recognizer's segments end where the speaker paused and carry no
+// punctuation, so the line break is the only clause boundary they have
+// (fillers at a clause start, a tag "no" at its end); a blank line would
+// be a paragraph. The last segment ends with a line break too.
+func JoinSegments(segs []Segment) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if t := strings.TrimSpace(s.Text); t != "" {
+			b.WriteString(t)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // duration is DurationMs, or when unknown the span of the timed segments.

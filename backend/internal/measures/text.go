@@ -11,7 +11,7 @@ type tokKind uint8
 const (
 	tokWord  tokKind = iota + 1 // a run of letters: "articulo", "coip"
 	tokNum                      // starts with an ASCII digit: "76", "195.1", "76.7.l", "1158-17-ep/21"
-	tokPunct                    // one punctuation rune, "\n" for a line break, "..." for an ellipsis
+	tokPunct                    // one punctuation rune, "\n" for a line break, "\n\n" for a blank line, "..." for an ellipsis
 )
 
 // token is one unit of a folded transcript. Text is a substring of the folded
@@ -127,11 +127,21 @@ func tokenize(s string) *doc {
 		c := f[i]
 		switch {
 		case c == '\n' || c == '\r':
-			j := i
+			// One line break separates the segments of a live transcript
+			// (a pause of the speaker: a clause boundary); a blank line
+			// separates paragraphs, or takes.
+			j, breaks := i, 0
 			for j < len(f) && (f[j] == '\n' || f[j] == '\r' || f[j] == ' ' || f[j] == '\t') {
+				if f[j] == '\n' || f[j] == '\r' && (j+1 == len(f) || f[j+1] != '\n') {
+					breaks++
+				}
 				j++
 			}
-			emit("\n", tokPunct)
+			if breaks > 1 {
+				emit("\n\n", tokPunct)
+			} else {
+				emit("\n", tokPunct)
+			}
 			i = j
 		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
 			i++
@@ -250,7 +260,7 @@ func (d *doc) number() {
 			words++
 		case tokPunct:
 			switch t.text {
-			case "\n":
+			case "\n\n":
 				sent++
 				para++
 			case "?", "!":

@@ -146,10 +146,23 @@ type Attempts interface {
 
 // Feedback persists transcripts and background jobs.
 type Feedback interface {
+	// PutTranscript inserts or replaces the recording's transcript.
 	PutTranscript(ctx context.Context, t domain.Transcript) error
+	// PutTranscriptOver inserts t, or replaces the recording's transcript
+	// only when its source is one of over, in one statement (so a
+	// correction saved meanwhile is never overwritten); it reports whether
+	// t was stored.
+	PutTranscriptOver(ctx context.Context, t domain.Transcript, over ...string) (bool, error)
 	GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error)
 	ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error)
+	// RecordingsWithoutJob lists up to limit complete, undeleted recordings
+	// with audio, created at or after since, that have neither a
+	// transcript from the server or a person nor a job of kind with their
+	// domain.RecordingSubject (in any state), oldest first.
+	RecordingsWithoutJob(ctx context.Context, kind string, since time.Time, limit int) ([]domain.Recording, error)
 
+	// EnqueueJob queues j; domain.ErrConflict when a job of the same kind
+	// and non-empty subject exists (whatever its state).
 	EnqueueJob(ctx context.Context, j domain.Job) error
 	// ClaimJob takes the oldest due pending job of kind, marking it running
 	// until lease; domain.ErrNotFound when none is due. Two workers never

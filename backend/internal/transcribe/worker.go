@@ -36,6 +36,13 @@ type Worker struct {
 	MaxBackoff  time.Duration
 	Poll        time.Duration // how often to look for due jobs when idle
 	Lease       time.Duration // how long a claimed job is ours (beyond: a crash)
+	// Queueing a job is not atomic with completing its recording (another
+	// package does that, then calls Enqueue): a crash in between loses the
+	// job. Run sweeps at start and then every SweepEvery for recordings
+	// created in the last SweepWindow that were completed with audio and
+	// have neither a server transcript, a correction nor a job.
+	SweepEvery  time.Duration
+	SweepWindow time.Duration
 
 	now  func() time.Time
 	wake chan struct{}
@@ -44,16 +51,21 @@ type Worker struct {
 // NewWorker wires a worker.
 func NewWorker(s store.Store, e *exams.Service, f *feedback.Service, c *Client, log *slog.Logger) *Worker {
 	return &Worker{store: s, exams: e, feedback: f, client: c, log: log, MaxAttempts: 6, BaseBackoff: 30 * time.Second,
-		MaxBackoff: time.Hour, Poll: 10 * time.Second, Lease: c.cfg.Timeout + time.Minute, now: time.Now, wake: make(chan struct{}, 1)}
+		MaxBackoff: time.Hour, Poll: 10 * time.Second, Lease: c.cfg.Timeout + time.Minute,
+		SweepEvery: 10 * time.Minute, SweepWindow: 7 * 24 * time.Hour, now: time.Now, wake: make(chan struct{}, 1)}
 }
 
 // SetClock replaces the clock (tests).
 func (w *Worker) SetClock(now func() time.Time) { w.now = now }
 
 // Enqueue queues the transcription of a completed recording; it is the
-// exams service's completion hook.
+// exams service's completion hook. A recording already queued (or done)
+// is not queued again.
 func (w *Worker) Enqueue(ctx context.Context, r domain.Recording) error {
 	_, err := w.enqueue(ctx, r)
+	if errors.Is(err, domain.ErrConflict) {
+		return nil
+	}
 	return err
 }
 
@@ -61,7 +73,8 @@ func (w *Worker) enqueue(ctx context.Context, r domain.Recording) (string, error
 	p, _ := json.Marshal(payload{AttemptID: r.AttemptID, RecordingID: r.ID})
 	now := w.now().UTC()
 	id := domain.NewID()
-	if err := w.store.EnqueueJob(ctx, domain.Job{ID: id, Kind: JobKind, Payload: string(p), NextRunAt: now, CreatedAt: now}); err != nil {
+	if err := w.store.EnqueueJob(ctx, domain.Job{ID: id, Kind: JobKind, Subject: domain.RecordingSubject(r.AttemptID, r.ID),
+		Payload: string(p), NextRunAt: now, CreatedAt: now}); err != nil {
 		return "", err
 	}
 	select {
@@ -71,9 +84,43 @@ func (w *Worker) enqueue(ctx context.Context, r domain.Recording) (string, error
 	return id, nil
 }
 
-// Run processes jobs until ctx ends.
+// sweepBatch bounds one sweep; the next one takes the rest.
+const sweepBatch = 200
+
+// Sweep queues the recordings whose job was lost (see SweepWindow) and
+// returns how many it queued.
+func (w *Worker) Sweep(ctx context.Context) (int, error) {
+	recs, err := w.store.RecordingsWithoutJob(ctx, JobKind, w.now().Add(-w.SweepWindow), sweepBatch)
+	if err != nil {
+		return 0, err
+	}
+	queued := 0
+	for _, r := range recs {
+		switch _, err := w.enqueue(ctx, r); {
+		case err == nil:
+			queued++
+		case errors.Is(err, domain.ErrConflict): // its completion hook got there first
+		default:
+			return queued, err
+		}
+	}
+	if queued > 0 {
+		w.log.Info("queued the transcription of recordings whose job was lost", "recordings", queued)
+	}
+	return queued, nil
+}
+
+// Run processes jobs until ctx ends, sweeping for lost jobs at start and
+// every SweepEvery.
 func (w *Worker) Run(ctx context.Context) {
+	var lastSweep time.Time
 	for {
+		if lastSweep.IsZero() || w.now().Sub(lastSweep) >= w.SweepEvery {
+			if _, err := w.Sweep(ctx); err != nil && ctx.Err() == nil {
+				w.log.Warn("transcription sweep error", "err", err)
+			}
+			lastSweep = w.now()
+		}
 		for {
 			worked, err := w.RunOnce(ctx)
 			if err != nil && ctx.Err() == nil {
@@ -151,7 +198,11 @@ func (w *Worker) process(ctx context.Context, job domain.Job) error {
 	if err != nil {
 		return err
 	}
-	return w.feedback.SaveServerTranscript(ctx, p.AttemptID, p.RecordingID, lang, segs)
+	stored, err := w.feedback.SaveServerTranscript(ctx, p.AttemptID, p.RecordingID, lang, segs)
+	if err == nil && !stored {
+		w.log.Info("server transcript not stored: empty, or the recording has a correction", "job", job.ID)
+	}
+	return err
 }
 
 func extension(mime string) string {

@@ -39,6 +39,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type fixture struct {
+	dir      string
 	store    store.Store
 	exams    *exams.Service
 	feedback *feedback.Service
@@ -48,28 +49,37 @@ type fixture struct {
 	recID    string
 }
 
+// open opens (or, after a simulated crash, reopens) the fixture's database
+// file and media directory and wires the services over them, as the
+// server does at start.
+func (f *fixture) open(t *testing.T) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ms, err := media.NewDir(filepath.Join(f.dir, "media"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.NewService(st, false)
+	f.store, f.feedback = st, feedback.NewService(st)
+	f.exams = exams.NewService(st, cat, groups.NewService(st), ms)
+}
+
 // newFixture makes a student with a completed two-chunk recording; the
 // completion hook is left to each test.
 func newFixture(t *testing.T, hook func(*fixture) func(context.Context, domain.Recording) error) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "t.db"))
-	if err != nil {
+	f := &fixture{dir: t.TempDir(), clock: &clock{t: time.Now().UTC()}, recID: "rec-transcribe-0001"}
+	f.open(t)
+	st := f.store
+	if _, err := catalog.NewService(st, false).ImportDemoBank(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	ms, err := media.NewDir(filepath.Join(dir, "media"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := catalog.NewService(st, false)
-	if _, err := cat.ImportDemoBank(ctx); err != nil {
-		t.Fatal(err)
-	}
-	gs := groups.NewService(st)
-	f := &fixture{store: st, feedback: feedback.NewService(st), clock: &clock{t: time.Now().UTC()}, recID: "rec-transcribe-0001"}
-	f.exams = exams.NewService(st, cat, gs, ms)
+	var err error
 	f.student = domain.User{ID: "stu", Mail: "est@utpl.edu.ec", DisplayName: "Est", Role: domain.RoleStudent, CreatedAt: time.Now()}
 	if err := st.CreateUser(ctx, f.student); err != nil {
 		t.Fatal(err)
@@ -121,6 +131,13 @@ func (f *fixture) audioIntact(t *testing.T) {
 // whisper answers like an OpenAI-compatible server, after checking the
 // request is well formed.
 func whisper(t *testing.T, behave func(n int32, w http.ResponseWriter) bool) (*httptest.Server, *atomic.Int32) {
+	return whisperReq(t, func(n int32, w http.ResponseWriter, _ *http.Request) bool {
+		return behave == nil || behave(n, w)
+	})
+}
+
+// whisperReq is whisper with the request given to behave.
+func whisperReq(t *testing.T, behave func(n int32, w http.ResponseWriter, r *http.Request) bool) (*httptest.Server, *atomic.Int32) {
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := calls.Add(1)
@@ -142,7 +159,7 @@ func whisper(t *testing.T, behave func(n int32, w http.ResponseWriter) bool) (*h
 			http.Error(w, "bad request", 400)
 			return
 		}
-		if behave != nil && !behave(n, w) {
+		if !behave(n, w, r) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -245,45 +262,175 @@ func TestPermanentFailureKeepsTheAudio(t *testing.T) {
 		t.Fatalf("a transcript appeared: %v", err)
 	}
 	f.audioIntact(t)
+	// A recording whose job failed for good is not queued again, by its
+	// completion hook or by a sweep: retrying forever is not the cure.
+	if err := w.Enqueue(context.Background(), mustRecording(t, f)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := w.Sweep(context.Background()); n != 0 || err != nil {
+		t.Fatalf("sweep = %d, %v", n, err)
+	}
+	if worked, _ := w.RunOnce(context.Background()); worked || calls.Load() != 1 {
+		t.Fatalf("a failed recording was sent again (calls %d)", calls.Load())
+	}
+
 	// Server errors are retried until the attempts run out, then fail for good.
 	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool { http.Error(w, "busy", 503); return false })
-	w2 := f.worker(t, srv5.URL, 5*time.Second)
+	f2 := newFixture(t, nil)
+	w2 := f2.worker(t, srv5.URL, 5*time.Second)
 	w2.MaxAttempts = 3
-	id2 := pendingJob(t, f, w2)
+	id2 := pendingJob(t, f2, w2)
 	for range 3 {
-		f.clock.Add(2 * time.Hour)
+		f2.clock.Add(2 * time.Hour)
 		if worked, err := w2.RunOnce(context.Background()); !worked || err != nil {
 			t.Fatalf("run = %v, %v", worked, err)
 		}
 	}
-	if j, _ := f.store.GetJob(context.Background(), id2); j.Status != domain.JobFailed || j.Attempts != 3 {
+	if j, _ := f2.store.GetJob(context.Background(), id2); j.Status != domain.JobFailed || j.Attempts != 3 {
 		t.Fatalf("after 3 server errors: %+v", j)
+	}
+	f2.audioIntact(t)
+}
+
+func mustRecording(t *testing.T, f *fixture) domain.Recording {
+	t.Helper()
+	r, err := f.store.GetRecording(context.Background(), f.attempt.ID, f.recID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestRestartInTheMiddle: the process dies while the server is
+// transcribing. Its worker's request is cut off (its context ends), the
+// database is closed and opened again from the same file, and a new
+// worker, running its loop as the server does, takes the job over once the
+// dead worker's lease has expired. The audio is never touched.
+func TestRestartInTheMiddle(t *testing.T) {
+	inFlight := make(chan struct{})
+	srv, calls := whisperReq(t, func(n int32, w http.ResponseWriter, r *http.Request) bool {
+		if n == 1 {
+			close(inFlight)
+			<-r.Context().Done() // the first process dies before answering
+			return false
+		}
+		return true
+	})
+	f := newFixture(t, nil)
+	first := f.worker(t, srv.URL, time.Minute)
+	first.Poll = 10 * time.Millisecond
+	id := pendingJob(t, f, first)
+	ctx, die := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { first.Run(ctx); close(stopped) }()
+	<-inFlight
+	die()
+	<-stopped
+	if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobRunning || j.Attempts != 1 {
+		t.Fatalf("after the crash: %+v", j)
+	}
+	if err := f.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Restart: a new store on the same file, new services, a new worker.
+	f.open(t)
+	restarted := f.worker(t, srv.URL, time.Minute)
+	restarted.Poll = 10 * time.Millisecond
+	if worked, err := restarted.RunOnce(context.Background()); worked || err != nil {
+		t.Fatalf("a leased job was taken before its lease ended: %v, %v", worked, err)
+	}
+	f.clock.Add(first.Lease + time.Second)
+	ctx2, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { restarted.Run(ctx2); close(done) }()
+	defer func() { stop(); <-done }()
+	var j domain.Job
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if j, _ = f.store.GetJob(context.Background(), id); j.Status == domain.JobDone {
+			break
+		}
+	}
+	if j.Status != domain.JobDone || j.Attempts != 2 || calls.Load() != 2 {
+		t.Fatalf("job = %+v, calls %d", j, calls.Load())
+	}
+	tr, err := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID)
+	if err != nil || tr.Source != domain.TranscriptServer || len(tr.Segments) != 2 {
+		t.Fatalf("transcript = %+v, %v", tr, err)
 	}
 	f.audioIntact(t)
 }
 
-func TestRestartInTheMiddle(t *testing.T) {
+// TestEmptyResultKeepsTheLiveTranscript: silence gives no text; the live
+// transcript stays and the job is done (not retried).
+func TestEmptyResultKeepsTheLiveTranscript(t *testing.T) {
+	for name, body := range map[string]string{
+		"no text":     `{"text":"","language":"spanish","duration":4.0,"segments":[]}`,
+		"blank text":  `{"text":"   ","language":"spanish","duration":4.0}`,
+		"blank segs":  `{"text":" ","segments":[{"id":0,"start":0.0,"end":4.0,"text":"  "}]}`,
+		"no segments": `{"language":"spanish"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv, calls := whisper(t, func(n int32, w http.ResponseWriter) bool {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, body)
+				return false
+			})
+			f := newFixture(t, nil)
+			w := f.worker(t, srv.URL, 5*time.Second)
+			live := []domain.Segment{{StartMs: 0, EndMs: 4000, Text: "buenos días señores del tribunal"}}
+			if _, err := f.feedback.SaveTranscript(context.Background(), f.student, f.attempt, f.recID, domain.TranscriptBrowser, "es-EC", live); err != nil {
+				t.Fatal(err)
+			}
+			id := pendingJob(t, f, w)
+			if worked, err := w.RunOnce(context.Background()); !worked || err != nil || calls.Load() != 1 {
+				t.Fatalf("run = %v, %v (calls %d)", worked, err, calls.Load())
+			}
+			if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobDone {
+				t.Fatalf("job = %+v", j)
+			}
+			tr, err := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID)
+			if err != nil || tr.Source != domain.TranscriptBrowser || tr.Text() != live[0].Text {
+				t.Fatalf("live transcript replaced: %+v, %v", tr, err)
+			}
+			f.audioIntact(t)
+		})
+	}
+}
+
+// TestSweepQueuesLostJobs: the recording was completed but its job was
+// never queued (the process died in between, or queueing failed). The
+// worker finds it when it starts and transcribes it; a recording queued
+// meanwhile by its hook is not queued twice.
+func TestSweepQueuesLostJobs(t *testing.T) {
 	srv, calls := whisper(t, nil)
-	var w *Worker
-	f := newFixture(t, nil)
-	w = f.worker(t, srv.URL, 5*time.Second)
-	id := pendingJob(t, f, w)
-	// A worker claims the job and the process dies before finishing it.
-	if _, err := f.store.ClaimJob(context.Background(), JobKind, f.clock.Now(), f.clock.Now().Add(w.Lease)); err != nil {
-		t.Fatal(err)
+	f := newFixture(t, nil) // no completion hook: the job is lost
+	w := f.worker(t, srv.URL, 5*time.Second)
+	w.Poll = 10 * time.Millisecond
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.Run(ctx); close(done) }()
+	var tr domain.Transcript
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if got, err := f.store.GetTranscript(context.Background(), f.attempt.ID, f.recID); err == nil && got.Source == domain.TranscriptServer {
+			tr = got
+			break
+		}
 	}
-	// After a restart, a new worker leaves the job alone while the dead
-	// worker's lease lasts, then takes it over.
-	restarted := f.worker(t, srv.URL, 5*time.Second)
-	if worked, _ := restarted.RunOnce(context.Background()); worked {
-		t.Fatal("a leased job was taken before its lease ended")
+	stop()
+	<-done
+	if tr.Source != domain.TranscriptServer || calls.Load() != 1 {
+		t.Fatalf("transcript = %+v, calls %d", tr, calls.Load())
 	}
-	f.clock.Add(w.Lease + time.Second)
-	if worked, err := restarted.RunOnce(context.Background()); !worked || err != nil {
-		t.Fatalf("after the lease = %v, %v", worked, err)
+	// Done: later sweeps and a late hook leave it alone.
+	if n, err := w.Sweep(context.Background()); n != 0 || err != nil {
+		t.Fatalf("second sweep = %d, %v", n, err)
 	}
-	if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobDone || j.Attempts != 2 || calls.Load() != 1 {
-		t.Fatalf("job = %+v, calls %d", j, calls.Load())
+	if err := w.Enqueue(context.Background(), mustRecording(t, f)); err != nil {
+		t.Fatalf("late hook: %v", err)
+	}
+	if worked, _ := w.RunOnce(context.Background()); worked {
+		t.Fatal("the recording was queued twice")
 	}
 	f.audioIntact(t)
 }

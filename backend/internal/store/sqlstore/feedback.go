@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -29,6 +30,35 @@ func (s *DB) PutTranscript(ctx context.Context, t domain.Transcript) error {
 	return err
 }
 
+func (s *DB) PutTranscriptOver(ctx context.Context, t domain.Transcript, over ...string) (bool, error) {
+	args := []any{t.AttemptID, t.RecordingID, t.Source, t.Language, mustJSON(nonNil(t.Segments)), ms(t.UpdatedAt), t.UpdatedBy}
+	onConflict := `DO NOTHING`
+	if len(over) > 0 {
+		onConflict = `DO UPDATE SET source = excluded.source, language = excluded.language, segments = excluded.segments,
+		updated_at = excluded.updated_at, updated_by = excluded.updated_by WHERE transcripts.source IN (` + placeholders(len(over)) + `)`
+		for _, o := range over {
+			args = append(args, o)
+		}
+	}
+	res, err := s.exec(ctx, `INSERT INTO transcripts (`+transcriptColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (attempt_id, recording_id) `+onConflict, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := rowsAffected(res)
+	return n > 0, err
+}
+
+func (s *DB) RecordingsWithoutJob(ctx context.Context, kind string, since time.Time, limit int) ([]domain.Recording, error) {
+	return s.listRecordings(ctx, fmt.Sprintf(`SELECT `+recordingColumns+` FROM recordings r
+		WHERE r.complete = ? AND r.deleted = ? AND r.created_at >= ?
+		AND EXISTS (SELECT 1 FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id)
+		AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.attempt_id = r.attempt_id AND t.recording_id = r.id AND t.source <> ?)
+		AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.kind = ? AND j.subject = r.attempt_id || '/' || r.id)
+		ORDER BY r.created_at, r.attempt_id, r.id LIMIT %d`, max(limit, 0)),
+		true, false, ms(since), domain.TranscriptBrowser, kind)
+}
+
 func (s *DB) GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error) {
 	t, err := scanTranscript(s.queryRow(ctx, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID))
 	return t, s.mapErr(err)
@@ -51,20 +81,31 @@ func (s *DB) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Tr
 	return out, rows.Err()
 }
 
-const jobColumns = `id, kind, payload, status, attempts, next_run_at, last_error, created_at`
+const jobColumns = `id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at`
 
 func scanJob(r scanner) (domain.Job, error) {
 	var j domain.Job
 	var next, created int64
-	err := r.Scan(&j.ID, &j.Kind, &j.Payload, &j.Status, &j.Attempts, &next, &j.LastError, &created)
+	err := r.Scan(&j.ID, &j.Kind, &j.Subject, &j.Payload, &j.Status, &j.Attempts, &next, &j.LastError, &created)
 	j.NextRunAt, j.CreatedAt = fromMS(next), fromMS(created)
 	return j, err
 }
 
 func (s *DB) EnqueueJob(ctx context.Context, j domain.Job) error {
-	_, err := s.exec(ctx, `INSERT INTO jobs (id, kind, payload, status, attempts, next_run_at, last_error, created_at, updated_at)
-		VALUES (?, ?, ?, 'pending', 0, ?, '', ?, ?)`, j.ID, j.Kind, j.Payload, ms(j.NextRunAt), ms(j.CreatedAt), ms(j.CreatedAt))
-	return err
+	// DO NOTHING rather than a failed insert: in PostgreSQL a unique
+	// violation would abort an enclosing transaction.
+	res, err := s.exec(ctx, `INSERT INTO jobs (id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 'pending', 0, ?, '', ?, ?) ON CONFLICT DO NOTHING`,
+		j.ID, j.Kind, j.Subject, j.Payload, ms(j.NextRunAt), ms(j.CreatedAt), ms(j.CreatedAt))
+	if err != nil {
+		return err
+	}
+	if n, err := rowsAffected(res); err != nil {
+		return err
+	} else if n == 0 {
+		return fmt.Errorf("%w: a %s job for %q exists", domain.ErrConflict, j.Kind, j.Subject)
+	}
+	return nil
 }
 
 func (s *DB) ClaimJob(ctx context.Context, kind string, now, lease time.Time) (domain.Job, error) {

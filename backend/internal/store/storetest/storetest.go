@@ -35,6 +35,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"AttemptStartRace":  testConcurrentAttemptStart,
 		"Recordings":        testRecordings,
 		"Transcripts":       testTranscripts,
+		"TranscriptOver":    testTranscriptOver,
+		"RecordingsNoJob":   testRecordingsWithoutJob,
 		"Jobs":              testJobs,
 	}
 	for name, fn := range tests {
