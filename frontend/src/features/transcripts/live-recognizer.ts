@@ -1,7 +1,8 @@
 // Live transcription with the browser's speech recognition (Chrome, Edge).
 // The recognizer may send audio to its vendor, so it only runs when the
 // student agreed before starting. It restarts itself when the browser stops
-// it after a silence, and it never affects the recording.
+// it after a silence, it follows the recorder's pauses, and it never affects
+// the recording.
 
 import type { Segment } from './api/types'
 
@@ -48,71 +49,213 @@ export function setLiveTranscriptionConsent(on: boolean) {
   }
 }
 
-export type LiveSession = {
-  /** Stops listening and returns the final segments, timed from start. */
-  stop(): Segment[]
+/** How long stop() waits for the browser to hand over the last utterance. */
+export const STOP_TIMEOUT_MS = 1500
+/** Restarts after a network error wait this long, doubling up to the maximum… */
+export const NETWORK_RETRY_FIRST_MS = 1000
+export const NETWORK_RETRY_MAX_MS = 30_000
+/** …and give up after this many failures in a row (about two minutes). */
+export const NETWORK_RETRY_LIMIT = 8
+
+export type LiveTranscript = {
+  /** The language the recognizer actually used (es-EC, or es-ES where es-EC is not offered). */
+  language: string
+  segments: Segment[]
 }
 
-// startLiveTranscription listens until stop(); now() is the clock the
-// recording uses, so segment times line up with the audio.
-export function startLiveTranscription(now: () => number = () => performance.now()): LiveSession | null {
+export type LiveSession = {
+  /** Stops listening until resume(); speech in between is not transcribed. */
+  pause(): void
+  resume(): void
+  /**
+   * Stops listening and resolves with the final segments once the browser
+   * has delivered the last utterance (or after STOP_TIMEOUT_MS).
+   */
+  stop(): Promise<LiveTranscript>
+}
+
+export type LiveOptions = {
+  /**
+   * The recording's own clock: milliseconds recorded so far, pauses
+   * excluded. Segment times are read from it so that they line up with the
+   * audio. Without it the session keeps its own clock from `now`, stopped
+   * while paused.
+   */
+  clock?: () => number
+  now?: () => number
+}
+
+// startLiveTranscription listens until stop(). Returns null when the
+// browser has no recognizer or refuses to start one.
+export function startLiveTranscription(opts: LiveOptions = {}): LiveSession | null {
   const Ctor = ctor()
   if (!Ctor) return null
-  const t0 = now()
+  const now = opts.now ?? (() => performance.now())
+  let activeMs = 0
+  let runStart: number | null = now()
+  const freeze = () => {
+    if (runStart !== null) activeMs += now() - runStart
+    runStart = null
+  }
+  const elapsed = opts.clock ?? (() => activeMs + (runStart === null ? 0 : now() - runStart))
+
   const segments: Segment[] = []
-  let active = true
+  let want: 'listen' | 'pause' | 'stop' = 'listen'
+  let gaveUp = false
   let lang = 'es-EC'
-  let segStart = 0
-  let rec: Recognition
+  let used = lang
+  let failures = 0
+  let retryTimer: ReturnType<typeof setTimeout> | undefined
+  // The recognizer between its start() and its onend: at most one at a
+  // time (Chrome aborts a session when the page starts another).
+  let current: Recognition | null = null
+  let onStopped: (() => void) | null = null
+  // The utterance being heard, not yet final.
+  let pending: { startMs: number; endMs: number; text: string } | null = null
+
+  const push = (startMs: number, endMs: number, text: string) => {
+    const end = Math.round(endMs)
+    segments.push({ startMs: Math.min(Math.round(startMs), end), endMs: end, text })
+  }
+  // An utterance the recognizer never finalized (cut by a restart, an
+  // error or the stop timeout) is still what the student said.
+  const flushPending = () => {
+    if (pending) push(pending.startMs, pending.endMs, pending.text)
+    pending = null
+  }
 
   const launch = () => {
-    rec = new Ctor()
-    rec.lang = lang
-    rec.continuous = true
-    rec.interimResults = true
-    rec.onresult = (e) => {
+    retryTimer = undefined
+    if (want !== 'listen' || gaveUp || current) return
+    const r = new Ctor()
+    let backoff = false
+    r.lang = lang
+    r.continuous = true
+    r.interimResults = true
+    r.onresult = (e) => {
+      if (r !== current) return
+      used = r.lang
+      failures = 0
+      const t = elapsed()
+      let interim = ''
       for (let i = e.resultIndex; i < e.results.length; i++) {
-        const r = e.results[i]
-        if (!r.isFinal) {
-          if (!segStart) segStart = now() - t0
+        const res = e.results[i]
+        const text = (res[0]?.transcript ?? '').trim()
+        if (!res.isFinal) {
+          if (text) interim += (interim ? ' ' : '') + text
           continue
         }
-        const text = r[0].transcript.trim()
-        const end = now() - t0
-        if (text) segments.push({ startMs: Math.round(segStart || end), endMs: Math.round(end), text })
-        segStart = 0
+        if (text) push(pending?.startMs ?? t, t, text)
+        pending = null
+      }
+      if (interim) pending = { startMs: pending?.startMs ?? t, endMs: t, text: interim }
+    }
+    r.onerror = (e) => {
+      if (r !== current) return
+      if (e.error === 'language-not-supported') {
+        // es-EC is not offered everywhere: fall back to es-ES once.
+        if (lang === 'es-EC') lang = 'es-ES'
+        else gaveUp = true
+      } else if (e.error === 'not-allowed' || e.error === 'service-not-allowed') {
+        gaveUp = true
+      } else if (e.error === 'network' || e.error === 'audio-capture') {
+        // Restarting at once would spin while offline.
+        backoff = true
       }
     }
-    rec.onerror = (e) => {
-      // es-EC is not offered everywhere: fall back to es-ES once.
-      if (e.error === 'language-not-supported' && lang === 'es-EC') lang = 'es-ES'
-      else if (e.error === 'not-allowed' || e.error === 'service-not-allowed') active = false
-    }
-    rec.onend = () => {
-      if (active) {
-        try {
-          launch()
-        } catch {
-          active = false
-        }
+    r.onend = () => {
+      if (r !== current) return
+      current = null
+      flushPending()
+      if (want === 'stop') {
+        onStopped?.()
+        return
       }
+      if (!backoff) failures = 0
+      if (want !== 'listen' || gaveUp) return
+      if (!backoff) {
+        launch()
+        return
+      }
+      failures++
+      if (failures > NETWORK_RETRY_LIMIT) {
+        gaveUp = true // what was transcribed is kept
+        return
+      }
+      retryTimer = setTimeout(launch, Math.min(NETWORK_RETRY_FIRST_MS * 2 ** (failures - 1), NETWORK_RETRY_MAX_MS))
     }
-    rec.start()
+    current = r
+    try {
+      r.start()
+    } catch {
+      current = null
+      gaveUp = true // the transcript so far is kept
+    }
   }
-  try {
-    launch()
-  } catch {
-    return null
-  }
+
+  launch()
+  if (gaveUp) return null
+
+  let stopping: Promise<LiveTranscript> | null = null
   return {
-    stop() {
-      active = false
+    pause() {
+      if (want !== 'listen') return
+      want = 'pause'
+      freeze()
+      clearTimeout(retryTimer)
+      retryTimer = undefined
+      // stop(), not abort(): the utterance before the pause still arrives.
       try {
-        rec.stop()
+        current?.stop()
       } catch {
         // already stopped
       }
-      return segments.slice()
+    },
+    resume() {
+      if (want !== 'pause') return
+      want = 'listen'
+      runStart = now()
+      // A recognizer still finishing relaunches from its onend.
+      launch()
+    },
+    stop() {
+      if (stopping) return stopping
+      want = 'stop'
+      freeze()
+      clearTimeout(retryTimer)
+      stopping = new Promise<LiveTranscript>((resolve) => {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        const done = () => {
+          clearTimeout(timer)
+          onStopped = null
+          const r = current
+          current = null // whatever it says from now on is ignored
+          if (r) {
+            try {
+              r.abort()
+            } catch {
+              // already stopped
+            }
+          }
+          flushPending()
+          resolve({ language: used, segments: segments.slice() })
+        }
+        const r = current
+        if (!r) {
+          done()
+          return
+        }
+        // The browser delivers the last utterance's final result after
+        // stop(), then onend.
+        onStopped = done
+        timer = setTimeout(done, STOP_TIMEOUT_MS)
+        try {
+          r.stop()
+        } catch {
+          done()
+        }
+      })
+      return stopping
     },
   }
 }

@@ -7,14 +7,16 @@ export type PutTranscriptInput = {
   attemptId: string
   recordingId: string
   source: Extract<TranscriptSource, 'browser' | 'edited'>
+  /** The language the text is in: the recognizer's (es-EC or es-ES); es-EC when unknown. */
   language?: string
   segments: Segment[]
 }
 
-export const putTranscript = ({ attemptId, recordingId, ...body }: PutTranscriptInput) =>
+export const putTranscript = ({ attemptId, recordingId, language, source, segments }: PutTranscriptInput) =>
   api.put<Transcript>(`/api/attempts/${encodeURIComponent(attemptId)}/recordings/${encodeURIComponent(recordingId)}/transcript`, {
-    language: 'es-EC',
-    ...body,
+    language: language || 'es-EC',
+    source,
+    segments,
   })
 
 // useCorrectTranscript saves a person's correction; the evidence is

@@ -31,6 +31,10 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
   const o = evidence.overall
   const bases = o.bases
   const fillers = Object.entries(o.fillers).sort((a, b) => b[1] - a[1])
+  // The overall rates are over the spoken time of the phases with a
+  // transcript (the server's own basis for fillersPerMinute).
+  const minutes = evidence.phases.reduce((ms, p) => ms + (p.hasTranscript ? p.spokenMs : 0), 0) / 60000
+  const probable = bases?.probable ?? []
   const pauses = evidence.phases.reduce((n, p) => n + p.longPauses.length, 0)
   return (
     <section aria-labelledby="evidencia-titulo" className="space-y-4">
@@ -61,6 +65,14 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
               <li>
                 <strong>Citadas no esperadas ({bases.unexpected.length}):</strong> {bases.unexpected.map(cite).join('; ') || '—'}
               </li>
+              {probable.length > 0 && (
+                <li className="rounded-md border border-dashed border-slate-400 bg-slate-50 p-2">
+                  <strong>Posiblemente citadas, sin certeza ({probable.length}):</strong> {probable.map(cite).join('; ')}
+                  <span className="block text-slate-600">
+                    Dijo el número de estos artículos sin nombrar su norma: quizá quiso citarlos, pero no se cuentan como citados.
+                  </span>
+                </li>
+              )}
               {o.unattributed.length > 0 && (
                 <li>
                   <strong>Artículos sin norma:</strong> {o.unattributed.join(', ')} — diga siempre de qué cuerpo legal es cada artículo.
@@ -103,11 +115,21 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
           </Item>
         )}
         {evidence.hasTranscript && (
-          <Item title="Muletillas" explain="Palabras de relleno por minuto (eh, este, o sea, bueno, ¿no?, pues…).">
-            <p>
-              {fmt(o.fillersPerMinute, 1)} por minuto{fillers.length ? ': ' : '.'}
-              {fillers.map(([w, n]) => `«${w}» ${n}`).join(', ')}
-            </p>
+          <Item title="Muletillas" explain="Palabras de relleno por minuto hablado, por tipo (eh, este, o sea, bueno, ¿no?, pues…).">
+            {fillers.length === 0 ? (
+              <p>No se detectaron muletillas.</p>
+            ) : (
+              <>
+                {minutes > 0 && <p>{fmt(o.fillersPerMinute, 1)} por minuto en total.</p>}
+                <ul className="mt-1 space-y-0.5">
+                  {fillers.map(([w, n]) => (
+                    <li key={w}>
+                      «{w}»: {minutes > 0 ? `${fmt(n / minutes, 1)} por minuto (${n} ${n === 1 ? 'vez' : 'veces'})` : `${n} ${n === 1 ? 'vez' : 'veces'}`}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
           </Item>
         )}
         <Item title="Pausas largas" explain="Silencios de más de 3 segundos, medidos en el audio (no necesitan transcripción).">

@@ -24,7 +24,12 @@ export function RecordingWithTranscript({
     const el = audio.current
     if (!el) return
     el.currentTime = ms / 1000
-    void el.play().catch(() => {})
+    try {
+      // Older engines return nothing from play(); a refused autoplay is fine.
+      void el.play()?.catch(() => {})
+    } catch {
+      // playback not available: the position is set all the same
+    }
   }
   return (
     <div className="space-y-3 rounded-xl border border-slate-200 p-3">

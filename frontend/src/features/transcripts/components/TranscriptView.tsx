@@ -33,7 +33,12 @@ export function TranscriptView({ attemptId, recordingId, transcript, onSeek, can
   }
   const save = async () => {
     try {
-      await correct.mutateAsync({ attemptId, recordingId, segments: draft.filter((s) => s.text.trim() !== '') })
+      await correct.mutateAsync({
+        attemptId,
+        recordingId,
+        language: transcript?.language,
+        segments: draft.filter((s) => s.text.trim() !== ''),
+      })
       setEditing(false)
     } catch (err) {
       await showApiError(err)
