@@ -192,3 +192,103 @@ export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, record
   await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()
   await expect(page.getByRole('heading', { name: 'Compare su preparación con el caso' })).toBeVisible()
 }
+
+export type Spoken = { text: string; lang: string; voice: string | null }
+
+declare global {
+  interface Window {
+    __spoken?: Spoken[]
+  }
+}
+
+// recordSpeech replaces the browser's speech synthesis with one that speaks
+// at once and remembers every utterance (its text, language and voice), so a
+// test can tell what the page read aloud. Its voices: English first, then
+// Mexican and Ecuadorian Spanish.
+export async function recordSpeech(page: Page) {
+  await page.addInitScript(() => {
+    const spoken: Spoken[] = []
+    window.__spoken = spoken
+    const voices = [
+      { name: 'English (United States)', lang: 'en-US', localService: true, default: true, voiceURI: 'en-US' },
+      { name: 'Español (México)', lang: 'es-MX', localService: true, default: false, voiceURI: 'es-MX' },
+      { name: 'Español (Ecuador)', lang: 'es-EC', localService: false, default: false, voiceURI: 'es-EC' },
+    ]
+    class Utterance extends EventTarget {
+      text: string
+      lang = ''
+      voice: { name: string } | null = null
+      rate = 1
+      pitch = 1
+      volume = 1
+      onstart: ((e: Event) => void) | null = null
+      onend: ((e: Event) => void) | null = null
+      onerror: ((e: Event) => void) | null = null
+      constructor(text = '') {
+        super()
+        this.text = text
+      }
+    }
+    const synth = {
+      speaking: false,
+      pending: false,
+      paused: false,
+      onvoiceschanged: null,
+      getVoices: () => voices,
+      speak(u: Utterance) {
+        spoken.push({ text: u.text, lang: u.lang, voice: u.voice?.name ?? null })
+        setTimeout(() => u.onend?.(new Event('end')), 10)
+      },
+      cancel() {},
+      pause() {},
+      resume() {},
+      addEventListener() {},
+      removeEventListener() {},
+    }
+    Object.defineProperty(window, 'speechSynthesis', { configurable: true, get: () => synth })
+    Object.defineProperty(window, 'SpeechSynthesisUtterance', { configurable: true, writable: true, value: Utterance })
+  })
+}
+
+// spoken is what the page has read aloud so far (see recordSpeech).
+export const spoken = (page: Page) => page.evaluate(() => window.__spoken ?? [])
+
+// withoutSpeech makes the page's browser one without speech synthesis.
+export async function withoutSpeech(page: Page) {
+  await page.addInitScript(() => {
+    Object.defineProperty(window, 'speechSynthesis', { configurable: true, value: undefined })
+    Object.defineProperty(window, 'SpeechSynthesisUtterance', { configurable: true, value: undefined })
+  })
+}
+
+// failMicrophone makes getUserMedia reject with a DOMException of the given
+// name (NotAllowedError: permission denied; NotFoundError: no microphone);
+// with null the fake microphone answers. The failure is kept in the tab's
+// sessionStorage, so it survives a reload; setMicrophoneFailure changes it.
+const micFailureKey = 'e2e-microphone-failure'
+
+export async function failMicrophone(page: Page, initial: string | null) {
+  await page.addInitScript(
+    ([key, initial]) => {
+      let store: Storage
+      try {
+        store = window.sessionStorage
+      } catch {
+        return // about:blank has no storage and no page to test
+      }
+      if (store.getItem(key) === null) store.setItem(key, initial ?? '')
+      const md = navigator.mediaDevices
+      if (!md) return
+      const real = md.getUserMedia.bind(md)
+      md.getUserMedia = (constraints?: MediaStreamConstraints) => {
+        const failure = store.getItem(key)
+        return failure ? Promise.reject(new DOMException('simulated failure', failure)) : real(constraints)
+      }
+    },
+    [micFailureKey, initial] as const,
+  )
+}
+
+export async function setMicrophoneFailure(page: Page, name: string | null) {
+  await page.evaluate(([key, name]) => window.sessionStorage.setItem(key, name ?? ''), [micFailureKey, name] as const)
+}
