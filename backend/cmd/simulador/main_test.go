@@ -210,7 +210,7 @@ const validCaseJSON = `[{
   "degree": "Derecho", "area": "Laboral", "title": "Despido intempestivo de prueba",
   "facts": "Un trabajador fue despedido sin causa después de cinco años de servicio.",
   "questions": ["¿Qué indemnización corresponde?"],
-  "followUps": ["¿Qué artículo fija la indemnización?"],
+  "followUps": ["¿Qué artículo fija la indemnización?", "¿Cómo se calcula el desahucio?"],
   "keyPoints": ["indemnización por despido", "bonificación por desahucio"],
   "legalBases": [{"norm": "Código del Trabajo", "article": "188"}],
   "status": "active", "demo": false
@@ -262,7 +262,7 @@ func TestCasesImportAndExport(t *testing.T) {
 	}
 	csvFile := "degree,area,title,facts,questions,followUps,keyPoints,legalBases,status,demo\n" +
 		"Derecho,Constitucional,Hábeas data de prueba,Una persona pide acceder a sus datos en un registro público.," +
-		"\"¿Procede el hábeas data?\",\"¿Qué artículo lo reconoce?\",\"acceso a datos personales\nlegitimación activa\"," +
+		"\"¿Procede el hábeas data?\",\"¿Qué artículo lo reconoce?\n¿Quién puede pedirlo?\",\"acceso a datos personales\nlegitimación activa\"," +
 		"\"Constitución: 92\",active,false\n"
 	r = must(t, "cases", "import", writeFile(t, "casos.csv", csvFile))
 	if !strings.Contains(r.stdout, "1 created, 0 updated") {

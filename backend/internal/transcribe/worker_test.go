@@ -94,6 +94,10 @@ func newFixture(t *testing.T, hook func(*fixture) func(context.Context, domain.R
 	if hook != nil {
 		f.exams.OnRecordingComplete(hook(f))
 	}
+	// The take belongs to the presentation, which must have started.
+	if f.attempt, err = f.exams.Advance(ctx, f.student, f.attempt.ID, 0); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.exams.PutRecording(ctx, f.student, f.attempt.ID, f.recID, 1, "audio/webm;codecs=opus"); err != nil {
 		t.Fatal(err)
 	}
