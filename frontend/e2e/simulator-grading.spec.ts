@@ -109,8 +109,8 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   await expect(page.getByText('Tutor:').first().locator('..')).toContainText(es(expected))
   await expect(page.getByRole('heading', { name: 'Comentarios del tutor' })).toBeVisible()
   await expect(page.getByText(comments)).toBeVisible()
-  // Signed by the tutor's address.
-  await expect(page.getByText(`${tutor.email} ·`)).toBeVisible()
+  // Signed with the tutor's name.
+  await expect(page.getByText(`${tutor.name} ·`)).toBeVisible()
   const rubric = page.getByRole('table', { name: 'Rúbrica: niveles por criterio' })
   for (const c of criteria) {
     const cells = rubric.getByRole('row', { name: new RegExp(`^${c.id}\\.`) }).getByRole('cell')

@@ -76,7 +76,8 @@ type TutorGrade struct {
 	Levels   Levels    `json:"levels"`
 	Score    float64   `json:"score"`
 	Comments string    `json:"comments"`
-	By       string    `json:"by"`
+	By       string    `json:"by"`               // the tutor's email
+	ByName   string    `json:"byName,omitempty"` // their name when they graded, for the student
 	At       time.Time `json:"at"`
 }
 
@@ -278,7 +279,7 @@ func (a *Attempt) SelfAssess(levels Levels, now time.Time) error {
 }
 
 // GradeBy records (or replaces) the tutor's grade of a finished attempt.
-func (a *Attempt) GradeBy(tutorEmail string, levels Levels, comments string, now time.Time) error {
+func (a *Attempt) GradeBy(tutor User, levels Levels, comments string, now time.Time) error {
 	if a.Status != AttemptFinished {
 		return ErrNotFinished
 	}
@@ -288,7 +289,7 @@ func (a *Attempt) GradeBy(tutorEmail string, levels Levels, comments string, now
 	if len([]rune(comments)) > 5000 {
 		return Invalid("comments_too_long", "Los comentarios no pueden superar los 5000 caracteres.")
 	}
-	a.Grade = &TutorGrade{Levels: levels, Score: a.Rubric.Score(levels), Comments: comments, By: tutorEmail, At: now.UTC()}
+	a.Grade = &TutorGrade{Levels: levels, Score: a.Rubric.Score(levels), Comments: comments, By: tutor.Mail, ByName: tutor.DisplayName, At: now.UTC()}
 	return nil
 }
 

@@ -165,14 +165,14 @@ func TestSelfAssessmentFinishesAndNothingReopens(t *testing.T) {
 			t.Errorf("%s on a finished attempt: %v", name, err)
 		}
 	}
-	if err := a.GradeBy("tutor@utpl.edu.ec", levels, "Bien", t0.Add(3*time.Hour)); err != nil || a.Grade.Score != 7.5 {
+	if err := a.GradeBy(User{Mail: "tutor@utpl.edu.ec", DisplayName: "Tania Ruiz"}, levels, "Bien", t0.Add(3*time.Hour)); err != nil || a.Grade.Score != 7.5 || a.Grade.ByName != "Tania Ruiz" {
 		t.Fatalf("grade: %v %+v", err, a.Grade)
 	}
 }
 
 func TestGradeNeedsAFinishedAttempt(t *testing.T) {
 	a := newTestAttempt(ModeTraining)
-	if err := a.GradeBy("t@x.ec", Levels{}, "", t0); !errors.Is(err, ErrNotFinished) {
+	if err := a.GradeBy(User{Mail: "t@x.ec"}, Levels{}, "", t0); !errors.Is(err, ErrNotFinished) {
 		t.Fatalf("grade in progress: %v", err)
 	}
 	if err := a.Abandon(t0.Add(time.Minute)); err != nil || a.Status != AttemptAbandoned {
@@ -199,7 +199,7 @@ func TestTakesOnlyForStartedPhasesOfUngradedAttempts(t *testing.T) {
 	if err := a.AcceptsTake(1); err != nil {
 		t.Fatalf("finished, not graded (a lagging upload): %v", err)
 	}
-	if err := a.GradeBy("tutor@utpl.edu.ec", allLevels(a.Rubric, 3), "", t0.Add(2*time.Hour)); err != nil {
+	if err := a.GradeBy(User{Mail: "tutor@utpl.edu.ec"}, allLevels(a.Rubric, 3), "", t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.AcceptsTake(1); !errors.Is(err, ErrAttemptGraded) {

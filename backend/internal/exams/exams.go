@@ -339,5 +339,5 @@ func (s *Service) Grade(ctx context.Context, tutor domain.User, id string, level
 		}
 		return a, err
 	}
-	return s.update(ctx, load, func(a *domain.Attempt, now time.Time) error { return a.GradeBy(tutor.Mail, levels, comments, now) })
+	return s.update(ctx, load, func(a *domain.Attempt, now time.Time) error { return a.GradeBy(tutor, levels, comments, now) })
 }

@@ -85,7 +85,7 @@ export type Recording = {
 export type Person = { id: string; mail: string; displayName: string }
 
 export type SelfAssessment = { levels: Levels; score: number; at: string }
-export type TutorGrade = { levels: Levels; score: number; comments: string; by: string; at: string }
+export type TutorGrade = { levels: Levels; score: number; comments: string; by: string; byName?: string; at: string }
 
 export type Attempt = {
   id: string

@@ -48,7 +48,7 @@ export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; can
             <h3 className="font-semibold text-brand-900">Comentarios del tutor</h3>
             <p className="mt-1 whitespace-pre-line text-slate-800">{a.tutorGrade.comments || 'Sin comentarios.'}</p>
             <p className="mt-2 text-xs text-slate-700">
-              {a.tutorGrade.by} · {formatDateTime(a.tutorGrade.at)}
+              {a.tutorGrade.byName || a.tutorGrade.by} · {formatDateTime(a.tutorGrade.at)}
             </p>
           </div>
         )}
