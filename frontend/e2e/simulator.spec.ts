@@ -3,7 +3,9 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll,
 
 test('a full Simulacro: device check, draw, every phase at its limit, self-assessment, reveal and result', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server)
+  // A preparation long enough to see the notes saved on a busy machine;
+  // it still ends by itself.
+  const { student } = await classroom(server, { preparationSec: 12 })
   await signIn(page, student)
 
   // The first screen explains the method and links to the rubric.
@@ -31,7 +33,7 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   await expect(page.getByRole('button', { name: 'Saltar fase' })).toHaveCount(0)
 
   // Each phase ends by itself at its limit.
-  await expect(phaseHeading(page)).toHaveText('Exposición', { timeout: 10_000 })
+  await expect(phaseHeading(page)).toHaveText('Exposición', { timeout: 20_000 })
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
   await expect(page.getByRole('meter', { name: 'Nivel del micrófono' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Terminar exposición' })).toBeVisible()
