@@ -74,7 +74,9 @@ UPLOAD_BENCH = go run ./backend/cmd/upload-bench -bin $(BIN) -duration $(BENCH_U
 
 .PHONY: bench
 bench: build chromium ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load (BENCH_UPLOAD_DURATION=10m for the full run)
-	go test -run '^$$' -bench . -benchmem ./...
+	@mkdir -p .bench
+	set -o pipefail; go test -run '^$$' -bench . -benchmem ./... | tee .bench/go-bench.txt
+	scripts/bench-budgets.sh .bench/go-bench.txt
 	scripts/lighthouse.sh
 	$(UPLOAD_BENCH)
 

@@ -1,6 +1,7 @@
 package measures
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -39,5 +40,23 @@ func BenchmarkExtractCitations(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ExtractCitations(in.Text)
+	}
+}
+
+// BenchmarkAdversarial: each input is tens of kilobytes built to make a
+// scan quadratic; scripts/bench-budgets.sh holds each under a second.
+func BenchmarkAdversarial(b *testing.B) {
+	names := make([]string, 0, len(adversarialInputs))
+	for name := range adversarialInputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		in := adversarialInput(adversarialInputs[name])
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			for b.Loop() {
+				Analyze(in)
+			}
+		})
 	}
 }

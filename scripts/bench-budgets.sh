@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Checks Go benchmark results (the output of `go test -bench . -benchmem`)
+# against the product's budgets, and fails when one is missed or missing.
+#   scripts/bench-budgets.sh .bench/go-bench.txt
+set -euo pipefail
+results=${1:?usage: bench-budgets.sh GO_BENCH_OUTPUT}
+
+# name (a regular expression on the benchmark name, without the -N CPU
+# suffix) | metric | limit | what the budget is
+budgets=$(cat <<'EOF'
+^BenchmarkAnalyze$|ns/op|5000000|analysing a 15-minute transcript (about 2,500 words): under 5 ms
+^BenchmarkAdversarial/|ns/op|1000000000|an adversarial transcript of tens of kilobytes: under 1 s
+^BenchmarkLoadGroup5000$|ns/op|2000000000|loading a 5,000-row roster end to end: under 2 s
+^BenchmarkLoadGroup5000$|B/op|134217728|loading a 5,000-row roster: memory under 128 MiB
+EOF
+)
+
+awk -v budgets="$budgets" '
+  BEGIN {
+    n = split(budgets, lines, "\n")
+    for (i = 1; i <= n; i++) {
+      split(lines[i], f, "|")
+      re[i] = f[1]; metric[i] = f[2]; limit[i] = f[3] + 0; what[i] = f[4]; seen[i] = 0
+    }
+  }
+  /^Benchmark/ {
+    name = $1; sub(/-[0-9]+$/, "", name)
+    for (j = 3; j < NF; j++) value[$(j + 1)] = $j
+    for (i = 1; i <= n; i++) {
+      if (name !~ re[i] || !(metric[i] in value)) continue
+      seen[i]++
+      v = value[metric[i]] + 0
+      ok = v < limit[i]
+      printf "%-4s %-40s %14.0f %-5s (limit %.0f): %s\n", ok ? "ok" : "FAIL", name, v, metric[i], limit[i], what[i]
+      if (!ok) failed = 1
+    }
+    delete value
+  }
+  END {
+    for (i = 1; i <= n; i++) if (!seen[i]) { printf "MISSING %s %s: %s\n", re[i], metric[i], what[i]; failed = 1 }
+    if (failed) { print "Benchmark budgets not met."; exit 1 }
+    print "Benchmark budgets met."
+  }
+' "$results"
