@@ -303,6 +303,9 @@ func TestArticleNumber(t *testing.T) {
 		{"innumerado", 0, false},
 		{"", 0, false},
 		{"0", 0, false},
+		{"cuatrocientas mil", 0, false}, // found by FuzzAnalyze: an amount, not an article
+		{"12000", 0, false},
+		{"39 al 12000", 39, true},
 	}
 	for _, tt := range tests {
 		got, ok := ArticleNumber(tt.in)

@@ -266,13 +266,17 @@ func articleNumbers(article string) []int {
 		if !ok {
 			continue
 		}
+		if v < 1 || v > maxArticle { // "cuatrocientas mil": an amount, not an article
+			i = next - 1
+			continue
+		}
 		if w := d.word(next); w == "a" || w == "al" || w == "hasta" {
-			if hi, _, isNum := cardinalAt(d, next+1); isNum && hi > v {
+			if hi, _, isNum := cardinalAt(d, next+1); isNum && hi > v && hi <= maxArticle {
 				return expandRange(v, hi)
 			}
 		}
 		if d.at(next).isPunct("-") {
-			if hi, _, isNum := cardinalAt(d, next+1); isNum && hi > v {
+			if hi, _, isNum := cardinalAt(d, next+1); isNum && hi > v && hi <= maxArticle {
 				return expandRange(v, hi)
 			}
 		}
