@@ -2,28 +2,8 @@
 // (spec section 4): MSAL's token cache in sessionStorage, and the saved
 // location a new user does not go to. Same local issuer as microsoft.spec.ts.
 import type { Page } from '@playwright/test'
-import { test as base, expect } from './support/fixtures'
-import { startIssuer, type IssuerHandle } from './support/oidc'
-import { startServer, uniqueEmail, type ServerHandle } from './support/server'
-
-const test = base.extend<object, { issuer: IssuerHandle; server: ServerHandle }>({
-  issuer: [
-    async ({}, use) => {
-      const issuer = await startIssuer()
-      await use(issuer)
-      await issuer.stop()
-    },
-    { scope: 'worker' },
-  ],
-  server: [
-    async ({ issuer }, use) => {
-      const server = await startServer(issuer.serverEnv)
-      await use(server)
-      await server.stop()
-    },
-    { scope: 'worker' },
-  ],
-})
+import { test, expect } from './support/microsoft-fixtures'
+import { uniqueEmail } from './support/server'
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Principal' })
 

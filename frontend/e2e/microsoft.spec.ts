@@ -3,29 +3,9 @@
 // `make e2e`). The server under test trusts the issuer's generated CA
 // through MS_CA_FILE; Chromium runs with --ignore-certificate-errors.
 import type { Locator, Page } from '@playwright/test'
-import { test as base, expect, dialog } from './support/fixtures'
-import { startIssuer, type IssuerHandle, type SignIn } from './support/oidc'
-import { startServer, uniqueEmail, type ServerHandle } from './support/server'
-
-// Each worker runs its own issuer and a server configured for it.
-const test = base.extend<object, { issuer: IssuerHandle; server: ServerHandle }>({
-  issuer: [
-    async ({}, use) => {
-      const issuer = await startIssuer()
-      await use(issuer)
-      await issuer.stop()
-    },
-    { scope: 'worker' },
-  ],
-  server: [
-    async ({ issuer }, use) => {
-      const server = await startServer(issuer.serverEnv)
-      await use(server)
-      await server.stop()
-    },
-    { scope: 'worker' },
-  ],
-})
+import { test, expect, dialog } from './support/microsoft-fixtures'
+import type { SignIn } from './support/oidc'
+import { uniqueEmail } from './support/server'
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Principal' })
 const examsButton = (page: Page) => page.getByRole('button', { name: 'Exámenes' })
