@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -16,14 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/utpl/simulador/backend/internal/auth"
-	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/exams"
-	"github.com/utpl/simulador/backend/internal/feedback"
-	"github.com/utpl/simulador/backend/internal/groups"
-	"github.com/utpl/simulador/backend/internal/httpapi"
-	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
@@ -390,22 +381,7 @@ func (unreadableProfiles) ListUsersByMail(context.Context, []string) ([]domain.U
 // useStore rebuilds e's API, as newEnv does, on wrap(e.store).
 func useStore(t *testing.T, e *env, wrap func(store.Store) store.Store) {
 	t.Helper()
-	st := wrap(e.store)
-	mediaStore, err := media.NewDir(filepath.Join(t.TempDir(), "media"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := auth.NewMicrosoftVerifier(e.cfg.Microsoft)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat := catalog.NewService(st, e.cfg.AllowShortTimings)
-	e.auth = auth.NewService(st, auth.NewSessions(st, e.cfg.SessionIdle, e.cfg.SessionMax), ms)
-	e.groups = groups.NewService(st)
-	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
-	e.exams.SetClock(e.clock.Now)
-	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
-		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
+	e.wire(t, wrap(e.store), filepath.Join(t.TempDir(), "media"))
 }
 
 func TestStudentListFallsBackToEmailsWhenProfilesCannotBeRead(t *testing.T) {

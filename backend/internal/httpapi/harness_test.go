@@ -203,25 +203,31 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	ms, err := auth.NewMicrosoftVerifier(cfg.Microsoft)
+	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
+		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}}
+	e.wire(t, st, filepath.Join(dataDir, "media"))
+	return e
+}
+
+// wire builds e's services and API over st, as the server does at start.
+func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
+	t.Helper()
+	ms, err := auth.NewMicrosoftVerifier(e.cfg.Microsoft)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
-		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}}
-	e.auth = auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
+	e.auth = auth.NewService(st, auth.NewSessions(st, e.cfg.SessionIdle, e.cfg.SessionMax), ms)
 	e.groups = groups.NewService(st)
-	cat := catalog.NewService(st, cfg.AllowShortTimings)
-	mediaStore, err := media.NewDir(filepath.Join(dataDir, "media"))
+	cat := catalog.NewService(st, e.cfg.AllowShortTimings)
+	mediaStore, err := media.NewDir(mediaDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mediaStore.Sync = false
 	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
 	e.exams.SetClock(e.clock.Now)
-	e.handler = httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams, Feedback: feedback.NewService(st),
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
-	return e
+	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
+		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
 }
 
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {
