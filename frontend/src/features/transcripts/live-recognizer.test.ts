@@ -1,42 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FakeRecognition } from './fake-recognition.test-helper'
 import { NETWORK_RETRY_LIMIT, STOP_TIMEOUT_MS, startLiveTranscription, type LiveSession } from './live-recognizer'
 
-// A stand-in for the browser's SpeechRecognition, driven by the test.
-class FakeRecognition {
-  static all: FakeRecognition[] = []
-  lang = ''
-  continuous = false
-  interimResults = false
-  onresult: ((e: unknown) => void) | null = null
-  onerror: ((e: { error: string }) => void) | null = null
-  onend: (() => void) | null = null
-  started = false
-  stopped = false
-  aborted = false
-  constructor() {
-    FakeRecognition.all.push(this)
-  }
-  start() {
-    this.started = true
-  }
-  stop() {
-    this.stopped = true
-  }
-  abort() {
-    this.aborted = true
-  }
-  hear(text: string, isFinal = true) {
-    this.onresult?.({ resultIndex: 0, results: [Object.assign([{ transcript: text }], { isFinal })] })
-  }
-  fail(error: string) {
-    this.onerror?.({ error })
-  }
-  end() {
-    this.onend?.()
-  }
-}
-
-const last = () => FakeRecognition.all[FakeRecognition.all.length - 1]
+const last = () => FakeRecognition.last()
 
 let t = 0
 const now = () => t

@@ -1,32 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { FakeRecognition } from './fake-recognition.test-helper'
 import { setLiveTranscriptionConsent } from './live-recognizer'
 import { withLiveTranscript } from './live-take'
 
 const putTranscript = vi.hoisted(() => vi.fn(async (_input: unknown) => ({})))
 vi.mock('./api/put-transcript', () => ({ putTranscript }))
 
-class FakeRecognition {
-  static all: FakeRecognition[] = []
-  lang = ''
-  continuous = false
-  interimResults = false
-  onresult: ((e: unknown) => void) | null = null
-  onerror: ((e: { error: string }) => void) | null = null
-  onend: (() => void) | null = null
-  stopped = false
-  constructor() {
-    FakeRecognition.all.push(this)
-  }
-  start() {}
-  stop() {
-    this.stopped = true
-  }
-  abort() {}
-  hear(text: string, isFinal = true) {
-    this.onresult?.({ resultIndex: 0, results: [Object.assign([{ transcript: text }], { isFinal })] })
-  }
-}
-const last = () => FakeRecognition.all[FakeRecognition.all.length - 1]
+const last = () => FakeRecognition.last()
 
 // A take like PhaseRecorder's: its clock excludes pauses.
 class FakeTake {
