@@ -176,8 +176,8 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await page.goto('/admin/casos')
   const before = await listCases(page)
   const newTitle = `Caso nuevo válido ${unique()}`
-  // Each row has two tribunal questions in one cell, so it takes two lines of
-  // the file; problems name the line a row starts on.
+  // Each row has two tribunal questions in one cell (two lines of the file);
+  // problems name the row as a spreadsheet shows it, the header being row 1.
   const csv = [
     'degree,area,title,facts,questions,followUps,keyPoints,legalBases,status,demo',
     `Derecho,Penal,${newTitle},Hechos,¿Pregunta?,"¿Repregunta?\n¿Otra repregunta?",Punto,COIP: 140,active,false`,
@@ -190,7 +190,7 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await expectDialog(page, 'No se importó el archivo')
   const d = dialog(page)
   await expect(d).toContainText('demo debe ser true o false.')
-  await expect(d).toContainText('Fila 8, columna «legalBases»: «Código Civil sin artículo» debe tener la forma «Norma: artículo».')
+  await expect(d).toContainText('Fila 5, columna «legalBases»: «Código Civil sin artículo» debe tener la forma «Norma: artículo».')
   await closeDialog(page)
 
   // Fix the CSV syntax: now the rows are checked one by one.
@@ -199,8 +199,8 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await page.getByRole('button', { name: 'Importar' }).click()
   await expectDialog(page, 'No se importó el archivo')
   await expect(d).toContainText('El archivo de casos tiene errores; no se importó nada.')
-  await expect(d).toContainText('Fila 4, columna «title»: El título es obligatorio.')
-  await expect(d).toContainText('Fila 6, columna «degree»: La carrera «Medicina» no existe.')
+  await expect(d).toContainText('Fila 3, columna «title»: El título es obligatorio.')
+  await expect(d).toContainText('Fila 4, columna «degree»: La carrera «Medicina» no existe.')
   await closeDialog(page)
 
   // A JSON file with an unknown field, and a file of another kind.

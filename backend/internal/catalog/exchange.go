@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/utpl/simulador/backend/internal/cases/demo"
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/sheetcsv"
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
@@ -32,7 +34,7 @@ type ExchangeCase struct {
 }
 
 // ImportProblem is one thing wrong in an import file: the row (the JSON
-// list position or the CSV line, 1-based) and column.
+// list position, or the CSV row as a spreadsheet numbers it) and column.
 type ImportProblem struct {
 	Row     int    `json:"row"`
 	Column  string `json:"column"`
@@ -214,15 +216,16 @@ func jsonReason(err error) string {
 // line, legal bases as "Norm: article".
 func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
+	sep := ','
 	if first, _, _ := bytes.Cut(data, []byte("\n")); bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {
-		r.Comma = ';'
+		sep = ';'
 	}
-	header, err := r.Read()
+	next := sheetcsv.Rows(string(data), sep)
+	_, header, err := next()
 	if err != nil {
 		return nil, nil, importError(ImportProblem{Row: 1, Message: "No se pudo leer el encabezado del CSV."})
 	}
+	header = slices.Clone(header)
 	col := map[string]int{}
 	for i, h := range header {
 		col[strings.TrimSpace(h)] = i
@@ -239,19 +242,19 @@ func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
 	var rows []ExchangeCase
 	var lines []int
 	for {
-		line, _ := r.FieldPos(0)
-		rec, err := r.Read()
+		// Rows are numbered as a spreadsheet shows them (the header is row 1),
+		// not as lines of the file: list cells hold one item per line.
+		line, rec, err := next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.StartLine
+			var se *sheetcsv.SyntaxError
+			if !errors.As(err, &se) {
+				return nil, nil, err
 			}
-			return nil, nil, importError(ImportProblem{Row: line, Message: "El CSV está mal formado (revise las comillas)."})
+			return nil, nil, importError(ImportProblem{Row: se.Row, Message: "El CSV está mal formado (revise las comillas)."})
 		}
-		line, _ = r.FieldPos(0)
 		get := func(name string) string {
 			if i := col[name]; i < len(rec) {
 				return rec[i]

@@ -685,6 +685,15 @@ func TestBadCaseImportNamesRowsAndWritesNothing(t *testing.T) {
 	if res.Code != 400 || !strings.Contains(res.Body.String(), `"row":2,"column":"legalBases"`) {
 		t.Fatalf("bad CSV = %d %s", res.Code, res.Body)
 	}
+	// Rows are numbered as a spreadsheet shows them: a cell with several
+	// lines does not shift the rows after it.
+	csvMultiline := "degree,area,title,facts,questions,followUps,keyPoints,legalBases,status,demo\n" +
+		"Derecho,Civil,Uno,Hechos,¿P?,\"¿F1?\n¿F2?\",\"K1\nK2\",Código Civil: 1453,active,false\n" +
+		"Derecho,Civil,Dos,Hechos,¿P?,\"¿F1?\n¿F2?\",K,Código Civil 1453,active,false\n"
+	res = e.do(tutor, "POST", "/api/admin/cases/import", multipartFile(t, "file", "casos.csv", []byte(csvMultiline)))
+	if res.Code != 400 || !strings.Contains(res.Body.String(), `"row":3,"column":"legalBases"`) {
+		t.Fatalf("multi-line CSV = %d %s", res.Code, res.Body)
+	}
 	if after := e.do(tutor, "GET", "/api/admin/cases/export?format=json", nil).Body.String(); after != before {
 		t.Fatal("a failed import changed the bank")
 	}

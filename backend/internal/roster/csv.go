@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
+
+	"github.com/utpl/simulador/backend/internal/sheetcsv"
 )
 
 const (
@@ -141,33 +143,16 @@ done:
 }
 
 // csvRows yields the records of text with the row numbers a spreadsheet
-// would show. encoding/csv skips empty lines and counts physical lines, so
-// the row number is rebuilt from field positions: each skipped line is one
-// blank row, and a record is one row however many lines its quoted fields
-// span.
+// would show; a record that cannot be read is a row problem.
 func csvRows(text string, sep rune) nextRowFunc {
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.Comma = sep
-	cr.FieldsPerRecord = -1 // short and long rows are fine; columns are matched by header
-	cr.ReuseRecord = true   // values are copied out by clean
-	row, lastLine := 0, 0   // row number and last physical line of the previous record
+	next := sheetcsv.Rows(text, sep)
 	return func() (int, []string, error) {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return 0, nil, io.EOF
+		row, rec, err := next()
+		var se *sheetcsv.SyntaxError
+		if errors.As(err, &se) {
+			return 0, nil, NewError(Problem{Row: se.Row, Message: csvMessage(se.Err)})
 		}
-		if err != nil {
-			var pe *csv.ParseError
-			if !errors.As(err, &pe) {
-				return 0, nil, err
-			}
-			return 0, nil, NewError(Problem{Row: row + max(pe.StartLine-lastLine, 1), Message: csvMessage(pe.Err)})
-		}
-		start, _ := cr.FieldPos(0)
-		end, _ := cr.FieldPos(len(rec) - 1)
-		row += start - lastLine
-		lastLine = end + strings.Count(rec[len(rec)-1], "\n")
-		return row, rec, nil
+		return row, rec, err
 	}
 }
 
