@@ -169,8 +169,10 @@ type Feedback interface {
 	// claim the same job.
 	ClaimJob(ctx context.Context, kind string, now, lease time.Time) (domain.Job, error)
 	// FinishJob records the outcome of a claimed job: done, or back to
-	// pending at retryAt, or failed for good.
-	FinishJob(ctx context.Context, id, status, lastError string, retryAt, now time.Time) error
+	// pending at retryAt, or failed for good. attempt is the job's Attempts
+	// when it was claimed: a worker whose lease ended and whose job was
+	// claimed again gets domain.ErrConflict and changes nothing.
+	FinishJob(ctx context.Context, id string, attempt int, status, lastError string, retryAt, now time.Time) error
 	// ReleaseExpiredLeases returns running jobs whose lease ended (their
 	// worker died) to pending.
 	ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error)

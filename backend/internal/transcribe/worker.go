@@ -156,15 +156,26 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 	finished := w.now()
 	switch {
 	case err == nil:
-		return true, w.store.FinishJob(ctx, job.ID, domain.JobDone, "", finished, finished)
+		return true, w.finish(ctx, job, domain.JobDone, "", finished, finished)
 	case isPermanent(err) || job.Attempts >= w.MaxAttempts:
 		w.log.Warn("transcription failed for good; the audio is kept", "job", job.ID, "attempts", job.Attempts, "err", err)
-		return true, w.store.FinishJob(ctx, job.ID, domain.JobFailed, err.Error(), finished, finished)
+		return true, w.finish(ctx, job, domain.JobFailed, err.Error(), finished, finished)
 	default:
 		delay := w.backoff(job.Attempts)
 		w.log.Info("transcription will be retried", "job", job.ID, "attempt", job.Attempts, "in", delay, "err", err)
-		return true, w.store.FinishJob(ctx, job.ID, domain.JobPending, err.Error(), finished.Add(delay), finished)
+		return true, w.finish(ctx, job, domain.JobPending, err.Error(), finished.Add(delay), finished)
 	}
+}
+
+// finish records a job's outcome; a worker that outlived its lease (its job
+// was claimed again) leaves the outcome to the worker holding it now.
+func (w *Worker) finish(ctx context.Context, job domain.Job, status, lastError string, retryAt, now time.Time) error {
+	err := w.store.FinishJob(ctx, job.ID, job.Attempts, status, lastError, retryAt, now)
+	if errors.Is(err, domain.ErrConflict) {
+		w.log.Info("transcription job was claimed again after its lease ended", "job", job.ID, "attempt", job.Attempts)
+		return nil
+	}
+	return err
 }
 
 func (w *Worker) backoff(attempt int) time.Duration {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -133,10 +134,16 @@ func (s *DB) ClaimJob(ctx context.Context, kind string, now, lease time.Time) (d
 	return domain.Job{}, domain.ErrNotFound
 }
 
-func (s *DB) FinishJob(ctx context.Context, id, status, lastError string, retryAt, now time.Time) error {
-	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, last_error = ?, next_run_at = ?, locked_until = 0, updated_at = ? WHERE id = ?`,
-		status, lastError, ms(retryAt), ms(now), id)
-	return s.expectOne(res, err)
+func (s *DB) FinishJob(ctx context.Context, id string, attempt int, status, lastError string, retryAt, now time.Time) error {
+	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, last_error = ?, next_run_at = ?, locked_until = 0, updated_at = ?
+		WHERE id = ? AND status = 'running' AND attempts = ?`, status, lastError, ms(retryAt), ms(now), id, attempt)
+	if err := s.expectOne(res, err); !errors.Is(err, domain.ErrNotFound) {
+		return err
+	}
+	if _, err := s.GetJob(ctx, id); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: job %s was claimed again after attempt %d", domain.ErrConflict, id, attempt)
 }
 
 func (s *DB) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error) {

@@ -182,10 +182,12 @@ func testRecordingsWithoutJob(t *testing.T, s store.Store) {
 			t.Fatal(err)
 		}
 		if i == 1 {
-			if _, err := s.ClaimJob(ctx, "transcribe", t0, t0.Add(time.Minute)); err != nil {
+			// One of the two jobs ends failed: a failed job still counts.
+			c, err := s.ClaimJob(ctx, "transcribe", t0, t0.Add(time.Minute))
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.FinishJob(ctx, j.ID, domain.JobFailed, "x", t0, t0); err != nil {
+			if err := s.FinishJob(ctx, c.ID, c.Attempts, domain.JobFailed, "x", t0, t0); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -240,8 +242,18 @@ func testJobs(t *testing.T, s store.Store) {
 	if err != nil || j.ID != "j1" || j.Attempts != 2 {
 		t.Fatalf("reclaim = %+v, %v", j, err)
 	}
-	if err := s.FinishJob(ctx, "j1", domain.JobPending, "timeout", t0.Add(10*time.Minute), t0.Add(2*time.Minute)); err != nil {
+	// The first worker outlived its lease: its outcome is refused.
+	if err := s.FinishJob(ctx, "j1", 1, domain.JobDone, "", t0.Add(2*time.Minute), t0.Add(2*time.Minute)); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("finish by the worker whose lease ended = %v", err)
+	}
+	if err := s.FinishJob(ctx, "j1", 2, domain.JobPending, "timeout", t0.Add(10*time.Minute), t0.Add(2*time.Minute)); err != nil {
 		t.Fatal(err)
+	}
+	if err := s.FinishJob(ctx, "j1", 2, domain.JobDone, "", t0, t0); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("finishing a job that is no longer running = %v", err)
+	}
+	if err := s.FinishJob(ctx, "nope", 1, domain.JobDone, "", t0, t0); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("finishing a missing job = %v", err)
 	}
 	if j, _ := s.GetJob(ctx, "j1"); j.Status != domain.JobPending || j.LastError != "timeout" || !j.NextRunAt.Equal(t0.Add(10*time.Minute)) {
 		t.Fatalf("retry scheduled = %+v", j)
