@@ -11,7 +11,8 @@ const heard = {
 }
 
 test('a rehearsal with live transcription shows the automatic evidence', async ({ page, server }) => {
-  const { student } = await classroom(server, { questions: 1 })
+  // Recorded phases long enough to be ended with their buttons.
+  const { student } = await classroom(server, { questions: 1, presentationSec: 30, answerSec: 30, closingSec: 30 })
   await page.addInitScript((heard) => {
     type Result = { transcript: string }[] & { isFinal: boolean }
     // A continuous recognizer that hears two utterances while recording and
@@ -112,7 +113,8 @@ test('a rehearsal with live transcription shows the automatic evidence', async (
 })
 
 test('without consent nothing is transcribed', async ({ page, server }) => {
-  const { student } = await classroom(server, { questions: 1 })
+  // Recorded phases long enough to be ended with their buttons.
+  const { student } = await classroom(server, { questions: 1, presentationSec: 30, answerSec: 30, closingSec: 30 })
   await page.addInitScript(() => {
     Object.defineProperty(window, 'webkitSpeechRecognition', {
       value: class {
