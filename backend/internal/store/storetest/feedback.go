@@ -14,13 +14,7 @@ import (
 )
 
 func testTranscripts(t *testing.T, s store.Store) {
-	student := mustUser(t, s, "tr@utpl.edu.ec", domain.RoleStudent)
-	c := sampleCase("Transcrito", "Civil")
-	_ = s.CreateCase(ctx, c)
-	a := newAttempt(t, s, student, c)
-	if err := s.CreateAttempt(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := storedAttempt(t, s, "tr@utpl.edu.ec", "Transcrito")
 	if _, err := s.CreateRecording(ctx, domain.Recording{ID: "r1-abcdefgh", AttemptID: a.ID, Phase: 1, MimeType: "audio/webm", CreatedAt: now()}); err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +22,7 @@ func testTranscripts(t *testing.T, s store.Store) {
 		t.Fatalf("no transcript yet: %v", err)
 	}
 	tr := domain.Transcript{AttemptID: a.ID, RecordingID: "r1-abcdefgh", Source: domain.TranscriptBrowser, Language: "es-EC",
-		Segments: []domain.Segment{{StartMs: 0, EndMs: 1500, Text: "Buenos días, señores miembros del tribunal."}}, UpdatedAt: now(), UpdatedBy: student.Mail}
+		Segments: []domain.Segment{{StartMs: 0, EndMs: 1500, Text: "Buenos días, señores miembros del tribunal."}}, UpdatedAt: now(), UpdatedBy: a.StudentEmail}
 	if err := s.PutTranscript(ctx, tr); err != nil {
 		t.Fatal(err)
 	}
@@ -67,13 +61,7 @@ func recordingWith(t *testing.T, s store.Store, a domain.Attempt, id string, cre
 }
 
 func testTranscriptOver(t *testing.T, s store.Store) {
-	student := mustUser(t, s, "over@utpl.edu.ec", domain.RoleStudent)
-	c := sampleCase("Sobre", "Civil")
-	_ = s.CreateCase(ctx, c)
-	a := newAttempt(t, s, student, c)
-	if err := s.CreateAttempt(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := storedAttempt(t, s, "over@utpl.edu.ec", "Sobre")
 	tr := func(id, source, text string) domain.Transcript {
 		return domain.Transcript{AttemptID: a.ID, RecordingID: id, Source: source, Language: "es",
 			Segments: []domain.Segment{{StartMs: 0, EndMs: 1000, Text: text}}, UpdatedAt: now(), UpdatedBy: "x"}
@@ -138,13 +126,7 @@ func testTranscriptOver(t *testing.T, s store.Store) {
 }
 
 func testRecordingsWithoutJob(t *testing.T, s store.Store) {
-	student := mustUser(t, s, "sweep@utpl.edu.ec", domain.RoleStudent)
-	c := sampleCase("Barrido", "Civil")
-	_ = s.CreateCase(ctx, c)
-	a := newAttempt(t, s, student, c)
-	if err := s.CreateAttempt(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := storedAttempt(t, s, "sweep@utpl.edu.ec", "Barrido")
 	t0 := now()
 	ids := func(rs []domain.Recording) []string {
 		out := []string{}

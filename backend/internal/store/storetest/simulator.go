@@ -92,6 +92,22 @@ func newAttempt(t *testing.T, s store.Store, student domain.User, c domain.Case)
 	return a
 }
 
+// storedAttempt stores a student with mail, a case with title and a mock
+// exam of that case, and returns the attempt.
+func storedAttempt(t *testing.T, s store.Store, mail, title string) domain.Attempt {
+	t.Helper()
+	student := mustUser(t, s, mail, domain.RoleStudent)
+	c := sampleCase(title, "Civil")
+	if err := s.CreateCase(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	a := newAttempt(t, s, student, c)
+	if err := s.CreateAttempt(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func testAttempts(t *testing.T, s store.Store) {
 	student := mustUser(t, s, "est@utpl.edu.ec", domain.RoleStudent)
 	c := sampleCase("Caso", "Civil")
@@ -204,13 +220,7 @@ func testConcurrentAttemptStart(t *testing.T, s store.Store) {
 }
 
 func testRecordings(t *testing.T, s store.Store) {
-	student := mustUser(t, s, "rec@utpl.edu.ec", domain.RoleStudent)
-	c := sampleCase("Grabado", "Civil")
-	_ = s.CreateCase(ctx, c)
-	a := newAttempt(t, s, student, c)
-	if err := s.CreateAttempt(ctx, a); err != nil {
-		t.Fatal(err)
-	}
+	a := storedAttempt(t, s, "rec@utpl.edu.ec", "Grabado")
 	r := domain.Recording{ID: "7f0c-uuid", AttemptID: a.ID, Phase: 1, MimeType: "audio/webm;codecs=opus", CreatedAt: now()}
 	for range 2 { // idempotent
 		got, err := s.CreateRecording(ctx, r)
