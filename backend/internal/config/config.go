@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,10 @@ import (
 type Config struct {
 	Addr        string // listen address
 	DataDir     string // SQLite file, recordings
-	DatabaseURL string // postgres://... selects PostgreSQL; empty selects SQLite in DataDir
+	DatabaseURL string // postgres://... selects PostgreSQL, firestore://PROJECT_ID Firestore; empty selects SQLite in DataDir
+	// MediaBucket is the Cloud Storage bucket that keeps recordings; empty
+	// keeps them in DataDir/media.
+	MediaBucket string
 	LogLevel    string // debug, info, warn, error
 	LogFormat   string // text or json
 
@@ -99,6 +103,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	c := Config{
 		DataDir:      get("DATA_DIR", "data"),
 		DatabaseURL:  get("DATABASE_URL", ""),
+		MediaBucket:  get("MEDIA_BUCKET", ""),
 		LogLevel:     strings.ToLower(get("LOG_LEVEL", "info")),
 		LogFormat:    strings.ToLower(get("LOG_FORMAT", "text")),
 		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "auto")),
@@ -123,8 +128,17 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if abs, err := filepath.Abs(c.DataDir); err == nil {
 		c.DataDir = abs
 	}
-	if c.DatabaseURL != "" && !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
-		bad("DATABASE_URL", "…", "only postgres:// URLs are supported; leave it empty for the embedded SQLite store")
+	switch c.StoreKind() {
+	case StoreUnknown:
+		// The value may hold a password: never echo it.
+		bad("DATABASE_URL", "…", "expected postgres://… or firestore://PROJECT_ID; leave it empty for the embedded SQLite store")
+	case StoreFirestore:
+		if !projectIDPattern.MatchString(c.FirestoreProject()) {
+			bad("DATABASE_URL", c.DatabaseURL, "expected firestore://PROJECT_ID with a Google Cloud project ID (6–30 lowercase letters, digits or hyphens)")
+		}
+	}
+	if b := c.MediaBucket; b != "" && !bucketPattern.MatchString(b) {
+		bad("MEDIA_BUCKET", b, "expected a Cloud Storage bucket name such as my-project.appspot.com (3–222 lowercase letters, digits, '-', '_' or '.')")
 	}
 	if !oneOf(c.LogLevel, "debug", "info", "warn", "error") {
 		bad("LOG_LEVEL", c.LogLevel, "expected debug, info, warn or error")
@@ -212,6 +226,43 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	}
 	return c, nil
 }
+
+// StoreKind names the store a Config selects.
+type StoreKind string
+
+const (
+	StoreSQLite    StoreKind = "sqlite"
+	StorePostgres  StoreKind = "postgres"
+	StoreFirestore StoreKind = "firestore"
+	StoreUnknown   StoreKind = ""
+)
+
+// StoreKind reports which store DatabaseURL selects.
+func (c Config) StoreKind() StoreKind {
+	switch u := c.DatabaseURL; {
+	case u == "":
+		return StoreSQLite
+	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):
+		return StorePostgres
+	case strings.HasPrefix(u, "firestore://"):
+		return StoreFirestore
+	}
+	return StoreUnknown
+}
+
+// FirestoreProject is the project ID of a firestore:// DatabaseURL.
+func (c Config) FirestoreProject() string {
+	return strings.TrimSuffix(strings.TrimPrefix(c.DatabaseURL, "firestore://"), "/")
+}
+
+var (
+	// Project IDs: https://cloud.google.com/resource-manager/docs/creating-managing-projects
+	// ("demo-" projects are what the emulators use).
+	projectIDPattern = regexp.MustCompile(`^[a-z][a-z0-9-]{4,28}[a-z0-9]$`)
+	// Bucket names, domain-named ones included (Firebase's default bucket
+	// is PROJECT.appspot.com or PROJECT.firebasestorage.app).
+	bucketPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$`)
+)
 
 // SQLitePath is where the embedded store lives.
 func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "simulador.db") }

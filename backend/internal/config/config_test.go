@@ -87,6 +87,10 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_AUTHORITY", "http://insecure"}, "MS_AUTHORITY"},
 		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_CA_FILE", "/no/such/file"}, "MS_CA_FILE"},
 		{[]string{"DATABASE_URL", "mysql://x"}, "DATABASE_URL"},
+		{[]string{"DATABASE_URL", "firestore://"}, "DATABASE_URL"},
+		{[]string{"DATABASE_URL", "firestore://My_Project"}, "DATABASE_URL"},
+		{[]string{"MEDIA_BUCKET", "gs://bucket"}, "MEDIA_BUCKET"},
+		{[]string{"MEDIA_BUCKET", "Bucket"}, "MEDIA_BUCKET"},
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
 	} {
 		_, err := Load(env(tc.kv...))
@@ -95,5 +99,30 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		} else if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
 			t.Errorf("%v: %d problems reported, want only the one under test: %v", tc.kv, n, err)
 		}
+	}
+}
+
+func TestStoreKind(t *testing.T) {
+	for url, want := range map[string]StoreKind{
+		"":                            StoreSQLite,
+		"postgres://u@h/db":           StorePostgres,
+		"postgresql://u@h/db":         StorePostgres,
+		"firestore://demo-simulador":  StoreFirestore,
+		"firestore://demo-simulador/": StoreFirestore,
+	} {
+		c, err := Load(env("DATABASE_URL", url))
+		if err != nil {
+			t.Fatalf("%q: %v", url, err)
+		}
+		if got := c.StoreKind(); got != want {
+			t.Errorf("%q: StoreKind = %q, want %q", url, got, want)
+		}
+		if want == StoreFirestore && c.FirestoreProject() != "demo-simulador" {
+			t.Errorf("%q: FirestoreProject = %q", url, c.FirestoreProject())
+		}
+	}
+	c, err := Load(env("MEDIA_BUCKET", "demo-simulador.appspot.com"))
+	if err != nil || c.MediaBucket != "demo-simulador.appspot.com" {
+		t.Fatalf("MEDIA_BUCKET: %q, %v", c.MediaBucket, err)
 	}
 }
