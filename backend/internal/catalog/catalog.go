@@ -205,7 +205,7 @@ func (s *Service) validateCase(ctx context.Context, c *domain.Case) error {
 	if _, err := s.Degree(ctx, c.DegreeID); err != nil {
 		return err
 	}
-	if ps := c.Validate(); len(ps) > 0 {
+	if ps := append(c.Validate(), checkNorms(c)...); len(ps) > 0 {
 		return &domain.UserError{Code: "invalid_case", Message: "El caso tiene datos incompletos o no válidos.", Details: ps}
 	}
 	return nil

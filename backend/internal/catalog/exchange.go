@@ -131,7 +131,7 @@ func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []i
 		} else {
 			c.DegreeID = d.ID
 		}
-		for _, p := range c.Validate() {
+		for _, p := range append(c.Validate(), checkNorms(&c)...) {
 			add(ImportProblem{Row: row, Column: p.Field, Message: p.Message})
 		}
 		key := c.DegreeID + "\x00" + fold(c.Title)

@@ -2,9 +2,10 @@ package domain
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // CaseStatus is whether a case can be drawn.
@@ -15,8 +16,10 @@ const (
 	CaseRetired CaseStatus = "retired"
 )
 
-// LegalBase is one expected legal basis: a canonical norm name and an
-// article such as "76.7.l" (article 76, numeral 7, literal l).
+// LegalBase is one expected legal basis: a canonical norm name (see
+// package norms; the catalog checks it) and an article in the notation of
+// norms.Article: "76.7.l" is article 76, numeral 7, literal l; "125+2" is
+// the second unnumbered article after article 125.
 type LegalBase struct {
 	Norm    string `json:"norm"`
 	Article string `json:"article"`
@@ -50,8 +53,6 @@ const (
 // Areas are the legal areas of the Derecho bank, in display order. Other
 // degrees may use other areas; these are suggestions, not a closed list.
 var Areas = []string{"Constitucional", "Penal", "Civil", "Procesal", "Laboral", "Niñez y Familia", "Administrativo"}
-
-var articlePattern = regexp.MustCompile(`^[0-9]{1,4}(\.[0-9]{1,3})?(\.[a-zñ])?$`)
 
 // CaseProblem is one thing wrong with a case, named by field.
 type CaseProblem struct {
@@ -108,8 +109,8 @@ func (c Case) Validate() []CaseProblem {
 		if strings.TrimSpace(b.Norm) == "" || strings.ContainsAny(b.Norm, "\r\n:") || len([]rune(b.Norm)) > 120 {
 			add("legalBases", fmt.Sprintf("Bases legales: la norma %d no es válida.", i+1))
 		}
-		if !articlePattern.MatchString(b.Article) {
-			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: 76, 195.1, 76.7.l).", b.Article))
+		if !norms.ValidArticle(b.Article) {
+			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: %s).", b.Article, norms.ArticleExamples))
 		}
 	}
 	if c.Status != CaseActive && c.Status != CaseRetired {
@@ -139,6 +140,9 @@ func (c *Case) Normalize() {
 	for i := range c.LegalBases {
 		c.LegalBases[i].Norm = strings.TrimSpace(c.LegalBases[i].Norm)
 		c.LegalBases[i].Article = strings.ToLower(strings.TrimSpace(c.LegalBases[i].Article))
+		if a, err := norms.ParseArticle(c.LegalBases[i].Article); err == nil {
+			c.LegalBases[i].Article = a.String() // "Art. 76.7.L" -> "76.7.l"
+		}
 	}
 	if c.Status == "" {
 		c.Status = CaseActive

@@ -20,6 +20,7 @@ const (
 	cofj  = "COFJ"
 	losep = "LOSEP"
 	losnc = "LOSNCP"
+	cadh  = "Convención Americana sobre Derechos Humanos"
 	loes  = "LOES"
 	loei  = "LOEI"
 )
@@ -133,7 +134,8 @@ func TestExtractCitations(t *testing.T) {
 		{"continued with en el", "el artículo 100 del COA y en el 105 las causas de nulidad", []Citation{c(coa, 100), c(coa, 105)}, nil},
 		{"continued then named", "el artículo 140 del COIP y el 141 del mismo código", []Citation{c(coip, 140), c(coip, 141)}, nil},
 		{"elided verb", "el artículo 2410 del código civil regula la prescripción extraordinaria y el 2411 fija el tiempo", []Citation{c(cc, 2410), c(cc, 2411)}, nil},
-		{"continued untracked", "el artículo 8 de la Convención Americana y el 9", nil, nil},
+		{"continued untracked", "el artículo 8 de la Convención Interamericana contra la Corrupción y el 9", nil, nil},
+		{"continued treaty", "el artículo 8 de la Convención Americana y el 9", []Citation{c(cadh, 8), c(cadh, 9)}, nil},
 
 		// Norm aliases and recognizer spellings.
 		{"alias CRE", "art. 82 CRE", []Citation{c(cre, 82)}, nil},
@@ -180,9 +182,12 @@ func TestExtractCitations(t *testing.T) {
 		{"civil constitucion en mora", "la constitución en mora del deudor, según el artículo 1567, produce efectos", nil, []int{1567}},
 		{"corte constitucional", "la Corte Constitucional en la sentencia 001-16-PJO-CC", nil, nil},
 		{"bare number date", "el 20 de octubre de 2008 se aprobó la Constitución", nil, nil},
-		{"untracked norm", "el artículo 8 de la Convención Americana sobre Derechos Humanos", nil, nil},
+		{"untracked norm", "el artículo 8 de la Convención Interamericana para Prevenir y Sancionar la Tortura", nil, nil},
+		{"treaty", "el artículo 8 de la Convención Americana sobre Derechos Humanos", []Citation{c(cadh, 8)}, nil},
 		{"untracked law before", "El COIP no aplica aquí. La Ley Orgánica de Discapacidades, en su artículo 47, protege el empleo.", nil, nil},
-		{"untracked code", "el artículo 5 del Código de Comercio", nil, nil},
+		{"untracked code", "el artículo 5 del Código de Policía", nil, nil},
+		{"repealed code", "el artículo 5 del Código de Procedimiento Civil", nil, nil},
+		{"commercial code", "el artículo 5 del Código de Comercio", []Citation{c("Código de Comercio", 5)}, nil},
 		{"untracked regulation of tracked law", "el artículo 30 del Reglamento General a la LOSNCP", nil, nil},
 		{"ruling number cn", "la sentencia 11-18-CN/19 de la Corte Constitucional", nil, nil},
 		{"clock time", "a las 22:30 del 8 de agosto, según la Constitución", nil, nil},
@@ -279,7 +284,7 @@ func TestCanonicalNorm(t *testing.T) {
 			t.Errorf("CanonicalNorm(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"", "Código de Comercio", "Corte Constitucional", "ley", "Constitución y COIP", "la constitución en mora"} {
+	for _, in := range []string{"", "Código de Procedimiento Civil", "Corte Constitucional", "ley", "Constitución y COIP", "la constitución en mora"} {
 		if got, ok := CanonicalNorm(in); ok {
 			t.Errorf("CanonicalNorm(%q) = %q; want not found", in, got)
 		}

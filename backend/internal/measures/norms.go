@@ -1,88 +1,15 @@
 package measures
 
 import (
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
-// normKind groups norms so that a bare "el código" or "la ley" can only refer
-// back to a norm of its own kind.
-type normKind uint8
-
-const (
-	kindConstitution normKind = iota + 1
-	kindCode
-	kindLaw
-)
-
-type normDef struct {
-	canon string
-	kind  normKind
-	// lastArticle is a little above the norm's last article. An article
-	// number beyond it cannot be *inferred* to belong to the norm (binding
-	// rules 2–4); said explicitly ("artículo 534 de la LOGJCC"), it is
-	// reported as said.
-	lastArticle int
-	aliases     []string // folded word sequences
-	// acronyms may also be spelled letter by letter by a recognizer ("c o i p").
-	acronyms []string
-}
-
-// normDefs lists the norms a presentation is expected to cite, with the ways
-// students and speech recognizers name them. Aliases are accent-folded and
-// lowercase; matching is on whole words.
-var normDefs = []normDef{
-	{"Constitución", kindConstitution, 450, []string{
-		"constitucion", "constitucion de la republica", "constitucion de la republica del ecuador",
-		"constitucion del ecuador", "constitucion politica", "constitucion politica del ecuador",
-		"constitucion politica de la republica", "constitucion de montecristi",
-		"constitucion ecuatoriana", "misma constitucion", "carta magna", "norma suprema",
-		"ley suprema", "norma fundamental", "carta fundamental", "ley fundamental",
-		"texto constitucional", "carta constitucional",
-	}, []string{"cre"}},
-	{"COIP", kindCode, 750, []string{
-		"codigo organico integral penal", "codigo integral penal", "codigo organico penal",
-		"codigo penal", "cojip", "koip", "cohip",
-	}, []string{"coip"}},
-	{"Código Civil", kindCode, 2500, []string{"codigo civil", "codigo civil ecuatoriano"}, nil},
-	{"COGEP", kindCode, 470, []string{
-		"codigo organico general de procesos", "codigo general de procesos",
-		"codigo organico general del proceso", "kogep", "cogeb", "cojep",
-	}, []string{"cogep"}},
-	{"Código del Trabajo", kindCode, 700, []string{
-		"codigo del trabajo", "codigo de trabajo", "codigo laboral",
-	}, nil},
-	{"LOGJCC", kindLaw, 210, []string{
-		"ley organica de garantias jurisdiccionales y control constitucional",
-		"ley de garantias jurisdiccionales y control constitucional",
-		"ley organica de garantias jurisdiccionales", "ley de garantias jurisdiccionales",
-		"ley de garantias", "lojcc", "logjc", "lgjcc",
-	}, []string{"logjcc"}},
-	{"Código de la Niñez y Adolescencia", kindCode, 400, []string{
-		"codigo de la ninez y adolescencia", "codigo de la ninez y la adolescencia",
-		"codigo organico de la ninez y adolescencia", "codigo de ninez y adolescencia",
-		"codigo de la ninez",
-	}, []string{"cona"}},
-	{"COA", kindCode, 300, []string{"codigo organico administrativo", "codigo administrativo"}, []string{"coa"}},
-	{"COFJ", kindCode, 360, []string{
-		"codigo organico de la funcion judicial", "codigo de la funcion judicial",
-	}, []string{"cofj"}},
-	{"LOSEP", kindLaw, 150, []string{
-		"ley organica del servicio publico", "ley organica de servicio publico",
-		"ley del servicio publico", "ley de servicio publico",
-	}, []string{"losep"}},
-	{"LOSNCP", kindLaw, 120, []string{
-		"ley organica del sistema nacional de contratacion publica",
-		"ley del sistema nacional de contratacion publica",
-		"ley organica de contratacion publica", "ley de contratacion publica",
-	}, []string{"losncp"}},
-	{"LOES", kindLaw, 230, []string{"ley organica de educacion superior", "ley de educacion superior"}, []string{"loes"}},
-	{"LOEI", kindLaw, 160, []string{"ley organica de educacion intercultural", "ley de educacion intercultural"}, []string{"loei"}},
-}
-
-// weakAcronyms name a norm only when said right after an article number:
-// "CC" is also the Corte Constitucional ("sentencia 001-10-SIN-CC").
-var weakAcronyms = map[string]string{"cc": "Código Civil"}
+// The norms come from the shared catalogue (package norms). Here they are
+// indexed for matching on the folded token stream.
 
 type mentionKind uint8
 
@@ -98,8 +25,8 @@ const (
 type mention struct {
 	start, end int
 	kind       mentionKind
-	canon      string   // for mNamed and mWeak
-	want       normKind // for mGeneric: the kind it may resolve to; 0 = any
+	canon      string     // for mNamed and mWeak
+	want       norms.Kind // for mGeneric: the kind it may resolve to; 0 = any
 }
 
 type alias struct {
@@ -109,10 +36,11 @@ type alias struct {
 }
 
 var (
-	aliasIndex = map[string][]alias{} // first word -> aliases, longest first
-	acronymSet = map[string]string{}  // joined letters -> canonical norm
-	normKinds  = map[string]normKind{}
-	normLast   = map[string]int{} // canonical norm -> lastArticle
+	aliasIndex   = map[string][]alias{} // first word -> aliases, longest first
+	acronymSet   = map[string]string{}  // joined letters -> canonical norm
+	weakAcronyms = map[string]string{}  // ambiguous acronyms: they bind only right after an article
+	normKinds    = map[string]norms.Kind{}
+	normLast     = map[string]int{} // canonical norm -> last article (see norms.Norm.LastArticle)
 )
 
 // Words that make "código"/"ley" the start of a norm name we do not know,
@@ -148,19 +76,22 @@ func init() {
 		words := strings.Fields(phrase)
 		aliasIndex[words[0]] = append(aliasIndex[words[0]], alias{words, canon, kind})
 	}
-	for _, n := range normDefs {
-		normKinds[n.canon] = n.kind
-		normLast[n.canon] = n.lastArticle
-		for _, a := range n.aliases {
-			add(a, n.canon, mNamed)
+	for _, n := range norms.All() {
+		normKinds[n.Name] = n.Kind
+		normLast[n.Name] = n.LastArticle
+		for _, a := range n.Aliases {
+			add(a, n.Name, mNamed)
 		}
-		for _, a := range n.acronyms {
-			add(a, n.canon, mNamed)
-			acronymSet[a] = n.canon
+		for _, a := range n.Acronyms {
+			if !slices.Contains(n.Aliases, a) {
+				add(a, n.Name, mNamed)
+			}
+			acronymSet[a] = n.Name
 		}
-	}
-	for a, canon := range weakAcronyms {
-		add(a, canon, mWeak)
+		for _, a := range n.AmbiguousAcronyms {
+			add(a, n.Name, mWeak)
+			weakAcronyms[a] = n.Name
+		}
 	}
 	for _, phrase := range backrefPhrases() {
 		add(phrase, "", mBackref)
@@ -326,9 +257,9 @@ func genericAt(d *doc, i int) (mention, bool) {
 		if nameContinuation[d.word(i+1)] {
 			return mention{start: i, end: i + 1, kind: mForeign}, true
 		}
-		want := kindCode
+		want := norms.KindCode
 		if w == "ley" {
-			want = kindLaw
+			want = norms.KindLaw
 		}
 		return mention{start: i, end: i + 1, kind: mGeneric, want: want}, true
 	case "cuerpo":
