@@ -105,6 +105,10 @@ var allRules = rules{continuation: true, clauseBoundary: true}
 
 // extract runs the extraction on a tokenized transcript.
 func extract(d *doc, r rules) ([]Citation, []int) {
+	// A citation may run over a segment boundary: a speaker pauses
+	// anywhere ("según el artículo setenta y seis" / "numeral siete de la
+	// constitución").
+	d = d.withoutLineBreaks()
 	mentions := findMentions(d)
 	mentionAt := make([]int32, len(d.toks)+1) // start token -> mention index + 1; 0 = none
 	for k, m := range mentions {
@@ -113,7 +117,7 @@ func extract(d *doc, r rules) ([]Citation, []int) {
 	groups := findGroups(d, mentions, mentionAt)
 
 	b := binder{d: d, mentions: mentions, mentionAt: mentionAt, rules: r,
-		usedWeak: map[int]bool{}, boundMention: -1}
+		usedWeak: map[int]bool{}, boundMention: -1, lastUnbound: -1}
 	cites := []Citation{}
 	seen := map[Citation]bool{}
 	var loose []int
@@ -185,6 +189,15 @@ type binder struct {
 	// Constitución"). The two open different clause-boundary rules.
 	lastNamedEnd int
 
+	// lastUnbound is the word of the last group left unattributed, -1 if
+	// none, and lastUnboundSent its sentence: a norm noted before it no
+	// longer carries over by inference (rules 3 and 4) to a later group of
+	// the same sentence. The speaker moved to a norm they did not name;
+	// in unpunctuated speech the sentence end that would have separated
+	// the two is gone.
+	lastUnbound     int
+	lastUnboundSent int
+
 	boundMention int    // the mention that bound the last group right after it; -1 = none
 	prevNorm     string // the last group's norm and outcome, for the "y el 43" that follows it
 	prevState    bindState
@@ -219,6 +232,10 @@ func (b *binder) see(k int) {
 func (b *binder) bind(g group) (string, bindState) {
 	norm, state := b.bindRules(g)
 	b.prevNorm, b.prevState = norm, state
+	if state == unbound {
+		t := b.d.at(g.start)
+		b.lastUnbound, b.lastUnboundSent = t.word, t.sent
+	}
 	return norm, state
 }
 
@@ -237,13 +254,14 @@ func (b *binder) bindRules(g group) (string, bindState) {
 		}
 	}
 	if state == unbound && !g.bare && b.hasLast {
+		inferable := b.lastWord > b.lastUnbound || b.lastUnboundSent != first.sent
 		switch {
 		case g.anaphoric:
 			state = bound
-		case b.lastSent == first.sent && first.word-b.lastWord <= sentenceWindow &&
+		case inferable && b.lastSent == first.sent && first.word-b.lastWord <= sentenceWindow &&
 			!(b.rules.clauseBoundary && opensClause(b.d, g.start, b.lastNamedEnd)):
 			state = bound
-		case b.rules.continuation && b.lastPara == first.para && first.word-b.lastWord <= continuationWindow &&
+		case inferable && b.rules.continuation && b.lastPara == first.para && first.word-b.lastWord <= continuationWindow &&
 			opensWithContinuation(b.d, g.start):
 			state = bound
 		}

@@ -128,14 +128,17 @@ func checkReport(t *testing.T, r Report, keyPoints int) {
 // no norm after it took 30 s). BenchmarkAdversarial times them against a
 // budget in make bench; here they only have to give a sound report.
 var adversarialInputs = map[string]string{
-	"bare list":     "el " + strings.Repeat("1, ", 20000),
-	"article list":  "artículos " + strings.Repeat("1 y ", 20000),
-	"letters":       strings.Repeat("c o i p a ", 10000),
-	"literals":      "artículo 76 literales " + strings.Repeat("a, ", 20000),
-	"spelled":       "artículo " + strings.Repeat("mil ciento veinte y ", 5000),
-	"fillers":       strings.Repeat("este , o sea bueno , pues eh ", 5000),
-	"backrefs":      strings.Repeat("el mismo código del código de la ley ", 5000),
-	"bare mentions": strings.Repeat("y el 5 de la constitución ", 5000),
+	"bare list":      "el " + strings.Repeat("1, ", 20000),
+	"article list":   "artículos " + strings.Repeat("1 y ", 20000),
+	"letters":        strings.Repeat("c o i p a ", 10000),
+	"literals":       "artículo 76 literales " + strings.Repeat("a, ", 20000),
+	"spelled":        "artículo " + strings.Repeat("mil ciento veinte y ", 5000),
+	"fillers":        strings.Repeat("este , o sea bueno , pues eh ", 5000),
+	"backrefs":       strings.Repeat("el mismo código del código de la ley ", 5000),
+	"bare mentions":  strings.Repeat("y el 5 de la constitución ", 5000),
+	"split acronyms": strings.Repeat("co co lo lo c o co gep lo sep ", 5000),
+	"segments":       strings.Repeat("artículo\nsetenta y\nseis\nnumeral\n", 5000),
+	"innumerados":    strings.Repeat("artículo innumerado dos a continuación del artículo ", 5000),
 }
 
 func adversarialInput(s string) Input {

@@ -93,6 +93,12 @@ func init() {
 			weakAcronyms[a] = n.Name
 		}
 	}
+	for a := range acronymSet {
+		addPrefixes(a)
+	}
+	for a := range weakAcronyms {
+		addPrefixes(a)
+	}
 	for _, phrase := range backrefPhrases() {
 		add(phrase, "", mBackref)
 	}
@@ -148,7 +154,7 @@ func findMentions(d *doc) []mention {
 			i = m.end
 			continue
 		}
-		if len(t.text) == 1 {
+		if len(t.text) <= 4 {
 			if m, ok := spelledAcronymAt(d, i); ok {
 				out = append(out, m)
 				i = m.end
@@ -217,32 +223,46 @@ func civilConstitution(d *doc, i, end int) bool {
 }
 
 // spelledAcronymAt matches an acronym a recognizer wrote letter by letter,
-// with or without dots: "c o i p", "c.o.i.p.", "l o g j c c".
+// with or without dots ("c o i p", "c.o.i.p.", "l o g j c c"), or split
+// into pieces ("co gep", "lo sep", "c o gep"). A split form made only of
+// common short words ("lo es", "con a") is read as those words.
 func spelledAcronymAt(d *doc, i int) (mention, bool) {
-	var letters []byte
-	var ends []int // ends[k] = token end after k+1 letters
-	j := i
-	for {
+	var buf [maxAcronym]byte
+	letters := buf[:0]
+	var ends, lens [maxAcronym]int // after k+1 pieces: the token end and the letters read
+	var ok [maxAcronym]bool        // after k+1 pieces: letters only, or a piece that is not a common word
+	pieces, j := 0, i
+	split, plain := false, false
+	for pieces < maxAcronym {
 		t := d.at(j)
-		if t.kind != tokWord || len(t.text) != 1 {
+		if t.kind != tokWord || len(t.text) > 4 || len(letters)+len(t.text) > maxAcronym {
 			break
 		}
-		letters = append(letters, t.text[0])
+		letters = append(letters, t.text...)
+		if !acronymPrefixes[string(letters)] {
+			break
+		}
+		if len(t.text) > 1 {
+			split = true
+			plain = plain || !commonShortWords[t.text]
+		}
 		j++
 		if d.at(j).isPunct(".") {
 			j++
 		}
-		ends = append(ends, j)
-		if len(letters) == 8 {
-			break
-		}
+		ends[pieces], lens[pieces], ok[pieces] = j, len(letters), !split || plain
+		pieces++
 	}
-	for k := len(letters); k >= 2; k-- {
-		if canon, ok := acronymSet[string(letters[:k])]; ok {
-			return mention{start: i, end: ends[k-1], kind: mNamed, canon: canon}, true
+	for k := pieces - 1; k >= 1; k-- {
+		if !ok[k] {
+			continue
 		}
-		if canon, ok := weakAcronyms[string(letters[:k])]; ok {
-			return mention{start: i, end: ends[k-1], kind: mWeak, canon: canon}, true
+		a := string(letters[:lens[k]])
+		if canon, found := acronymSet[a]; found {
+			return mention{start: i, end: ends[k], kind: mNamed, canon: canon}, true
+		}
+		if canon, found := weakAcronyms[a]; found {
+			return mention{start: i, end: ends[k], kind: mWeak, canon: canon}, true
 		}
 	}
 	return mention{}, false
@@ -290,7 +310,7 @@ func CanonicalNorm(name string) (string, bool) {
 		return "", false
 	}
 	m, ok := aliasAt(d, first)
-	if !ok && len(d.toks[first].text) == 1 {
+	if !ok && len(d.toks[first].text) <= 4 {
 		m, ok = spelledAcronymAt(d, first)
 	}
 	if !ok || (m.kind != mNamed && m.kind != mWeak) {
@@ -302,4 +322,21 @@ func CanonicalNorm(name string) (string, bool) {
 		}
 	}
 	return m.canon, true
+}
+
+// Short words that are also pieces of a split acronym ("lo es"): a split
+// acronym whose pieces are all such words is read as the words.
+var commonShortWords = toSet(`a e o u y de del el la lo los las le les se si no es en un una al con por que mi tu su me te nos yo`)
+
+// maxAcronym bounds the letters (and pieces) of a spelled acronym.
+const maxAcronym = 8
+
+// acronymPrefixes holds every prefix of an acronym, so that reading a
+// spelled acronym stops at the first piece that cannot continue one.
+var acronymPrefixes = map[string]bool{}
+
+func addPrefixes(a string) {
+	for k := 1; k <= len(a) && k <= maxAcronym; k++ {
+		acronymPrefixes[a[:k]] = true
+	}
 }

@@ -278,3 +278,29 @@ func (d *doc) number() {
 	}
 	d.words = words
 }
+
+// withoutLineBreaks returns d without its single line breaks, which
+// separate the segments of a live transcript. A segment ends where the
+// speaker paused, and speakers pause in the middle of a phrase as often as
+// between two: what needs clause boundaries (fillers, a tag "¿no?") keeps
+// them, the citation grammar reads across them. Blank lines (paragraphs,
+// takes) stay.
+func (d *doc) withoutLineBreaks() *doc {
+	n := 0
+	for _, t := range d.toks {
+		if t.kind == tokPunct && t.text == "\n" {
+			n++
+		}
+	}
+	if n == 0 {
+		return d
+	}
+	out := &doc{toks: make([]token, 0, len(d.toks)-n)}
+	for _, t := range d.toks {
+		if t.kind != tokPunct || t.text != "\n" {
+			out.toks = append(out.toks, t)
+		}
+	}
+	out.number()
+	return out
+}
