@@ -3,6 +3,7 @@ package measures
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -272,5 +273,25 @@ func TestReportJSON(t *testing.T) {
 	raw, _ = json.Marshal(Analyze(Input{Text: "x", Case: &Case{}}))
 	if !strings.Contains(string(raw), `"bases":{"matched":[],"missing":[],"unexpected":[],"probable":[]}`) {
 		t.Errorf("bases not encoded as empty lists: %s", raw)
+	}
+}
+
+// A live transcript cut mid-citation, against a case whose bases include
+// an unnumbered article.
+func TestAnalyzeSegmentsAgainstInnumerado(t *testing.T) {
+	segs := []Segment{
+		{StartMs: 0, EndMs: 2000, Text: "buenos días señores del tribunal según el artículo"},
+		{StartMs: 2000, EndMs: 4000, Text: "innumerado dos a continuación del artículo ciento"},
+		{StartMs: 4000, EndMs: 6000, Text: "veinticinco del código de la niñez y el artículo cuarenta y cuatro"},
+		{StartMs: 6000, EndMs: 8000, Text: "de la c r e los alimentos son irrenunciables no"},
+	}
+	r := Analyze(Input{Segments: segs, Case: &Case{LegalBases: []LegalBase{
+		{Norm: "Código de la Niñez y Adolescencia", Article: "125+2"}, {Norm: "CRE", Article: "44"}, {Norm: "COGEP", Article: "332"}}}})
+	want := []Citation{inn(cona, 125, 2), c(cre, 44)}
+	if !slices.Equal(r.Citations, want) || !slices.Equal(r.Bases.Matched, want) || len(r.Bases.Missing) != 1 {
+		t.Fatalf("citations %v, bases %+v; want %v matched", r.Citations, r.Bases, want)
+	}
+	if r.Fillers["¿no?"] != 1 || !r.Greeting { // the segment end still closes the tag "no"
+		t.Errorf("fillers %v, greeting %v", r.Fillers, r.Greeting)
 	}
 }

@@ -1,6 +1,10 @@
 package measures
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/utpl/simulador/backend/internal/norms"
+)
 
 // Citation extraction works on the folded token stream in three steps:
 // find norm mentions (norms.go), find article groups ("artículos 18 y 30",
@@ -85,6 +89,10 @@ type group struct {
 	bare       bool // no "artículo": "el 88 de la Carta Magna"
 	anaphoric  bool // "en su artículo 30": the possessive points at the last norm
 	follows    bool // "el 42 del Código Civil y el 43": continues the group before
+	// innumerado is the position of an unnumbered article after nums[0]
+	// ("artículo innumerado 2 a continuación del artículo 125"); 0 for
+	// numbered articles.
+	innumerado int
 }
 
 // ExtractCitations returns the distinct (norm, article) pairs cited in text,
@@ -130,13 +138,15 @@ func extract(d *doc, r rules) ([]Citation, []int) {
 		norm, state := b.bind(g)
 		switch state {
 		case unbound:
-			loose = append(loose, g.nums...)
+			if g.innumerado == 0 { // "125" alone would point at another article
+				loose = append(loose, g.nums...)
+			}
 			continue
 		case dropped:
 			continue
 		}
 		for _, n := range g.nums {
-			c := Citation{Norm: norm, Article: n}
+			c := Citation{Norm: norm, Article: n, Innumerado: g.innumerado}
 			if !seen[c] {
 				seen[c] = true
 				cites = append(cites, c)
@@ -458,7 +468,7 @@ func findGroups(d *doc, mentions []mention, mentionAt []int32) []group {
 				continue
 			}
 		}
-		if t.kind == tokWord && articleWords[t.text] {
+		if t.kind == tokWord && (articleWords[t.text] || t.text == "innumerado") {
 			if g, ok := triggeredGroup(d, i); ok {
 				out = append(out, g)
 				i = g.end - 1
@@ -623,12 +633,68 @@ func triggeredGroup(d *doc, i int) (group, bool) {
 	if w := d.word(i - 1); w == "su" || w == "sus" {
 		g.anaphoric = true
 	}
-	nums, end := parseItems(d, skipTrigger(d, i), true)
+	j := i
+	if d.word(i) != "innumerado" {
+		j = skipTrigger(d, i)
+	}
+	if d.word(j) == "innumerado" {
+		host, inn, end, ok := innumeradoAt(d, j)
+		if !ok {
+			return group{}, false
+		}
+		g.nums, g.innumerado, g.end = []int{host}, inn, end
+		return g, true
+	}
+	nums, end := parseItems(d, j, true)
 	if len(nums) == 0 {
 		return group{}, false
 	}
 	g.nums, g.end = nums, end
 	return g, true
+}
+
+// Phrases that place an unnumbered article after the one it follows.
+var innumeradoPlacers = [][]string{
+	{"a", "continuacion", "del"}, {"a", "continuacion", "de"}, {"despues", "del"}, {"despues", "de"},
+	{"luego", "del"}, {"posterior", "al"}, {"siguiente", "al"}, {"que", "sigue", "al"}, {"tras", "el"},
+}
+
+// innumeradoAt parses an unnumbered article cited by the article it
+// follows, at the word "innumerado" at i: "innumerado dos a continuación
+// del artículo ciento veinticinco", "innumerado 2 después del 125",
+// "innumerado primero a continuación del artículo 125". Without the
+// article it follows ("el artículo innumerado 2 dice...") there is no
+// citation: the number alone names no article.
+func innumeradoAt(d *doc, i int) (host, inn, end int, ok bool) {
+	inn, j, ok := numberAt(d, i+1)
+	if !ok || inn > norms.MaxInnumerado {
+		return 0, 0, 0, false
+	}
+	placed := false
+	for _, p := range innumeradoPlacers {
+		k := j
+		for _, w := range p {
+			if d.word(k) != w {
+				break
+			}
+			k++
+		}
+		if k-j == len(p) {
+			j, placed = k, true
+			break
+		}
+	}
+	if !placed {
+		return 0, 0, 0, false
+	}
+	if articleWords[d.word(j)] {
+		j = skipTrigger(d, j)
+	}
+	host, j, ok = cardinalAt(d, j)
+	if !ok || isUnitAt(d, j) {
+		return 0, 0, 0, false
+	}
+	return host, inn, skipSubdivisions(d, j), true
 }
 
 // Words that may stand before a bare article number: "el 88", "y 76".

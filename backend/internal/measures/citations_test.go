@@ -8,6 +8,10 @@ import (
 // c is shorthand for a citation in the tables.
 func c(norm string, article int) Citation { return Citation{Norm: norm, Article: article} }
 
+func inn(norm string, article, innumerado int) Citation {
+	return Citation{Norm: norm, Article: article, Innumerado: innumerado}
+}
+
 const (
 	cre   = "Constitución"
 	coip  = "COIP"
@@ -172,6 +176,19 @@ func TestExtractCitations(t *testing.T) {
 		{"ruling number", "la sentencia 1158-17-EP/21 de la Corte Constitucional", nil, nil},
 		{"ruling number cc", "la sentencia No. 001-10-SIN-CC de la CC", nil, nil},
 		{"case file", "el proceso 17230-2023-01234 del COIP", nil, nil},
+		{"innumerado", "el artículo innumerado dos a continuación del artículo ciento veinticinco del código de la niñez y adolescencia",
+			[]Citation{inn(cona, 125, 2)}, nil},
+		{"innumerado said short", "según el cona el innumerado 2 después del 125 fija la pensión", []Citation{inn(cona, 125, 2)}, nil},
+		{"innumerado ordinal", "el artículo innumerado primero a continuación del 125 del CONA", []Citation{inn(cona, 125, 1)}, nil},
+		{"innumerado without its article", "el código de la niñez en el artículo innumerado 2 dice que es irrenunciable", nil, nil},
+		{"innumerado unattributed", "el artículo innumerado 2 a continuación del artículo 125 dice", nil, nil},
+		{"split acronym", "el artículo 332 del co gep", []Citation{c(gep, 332)}, nil},
+		{"split acronym with letters", "el artículo 332 del c o gep", []Citation{c(gep, 332)}, nil},
+		{"common words are no acronym", "el artículo 20 lo es", nil, []int{20}},
+		{"con a is no acronym", "el artículo 20 con a", nil, []int{20}},
+		{"across segments", "según el artículo setenta y seis\nnumeral siete de la\nconstitución", []Citation{c(cre, 76)}, nil},
+		{"list across segments", "los artículos 527\n528 y\n529 del c o i p", []Citation{c(coip, 527), c(coip, 528), c(coip, 529)}, nil},
+		{"paragraph still separates", "el coip\n\nel artículo 5 establece", nil, []int{5}},
 		{"list numerals", "en primer lugar, la Constitución; en segundo lugar, el COIP", nil, nil},
 		{"constitution year", "la Constitución de 2008 es garantista", nil, nil},
 		{"article without number", "el artículo establece que la Constitución prevalece", nil, nil},
@@ -278,13 +295,15 @@ func TestCanonicalNorm(t *testing.T) {
 		"LOSNCP":                                                              losnc,
 		"LOES":                                                                loes,
 		"LOEI":                                                                loei,
+		"co gep":                                                              gep,
+		"Pacto de San José":                                                   cadh,
 	}
 	for in, want := range tests {
 		if got, ok := CanonicalNorm(in); !ok || got != want {
 			t.Errorf("CanonicalNorm(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
-	for _, in := range []string{"", "Código de Procedimiento Civil", "Corte Constitucional", "ley", "Constitución y COIP", "la constitución en mora"} {
+	for _, in := range []string{"", "Código de Procedimiento Civil", "Corte Constitucional", "ley", "Constitución y COIP", "la constitución en mora", "lo es", "con a"} {
 		if got, ok := CanonicalNorm(in); ok {
 			t.Errorf("CanonicalNorm(%q) = %q; want not found", in, got)
 		}

@@ -59,9 +59,16 @@
 //     sentence, at most 40 words back, binds ("el COIP, en el artículo 522,
 //     ..."; "según el Código Orgánico Integral Penal en su artículo 30").
 //     Sentences end at . ? ! and blank lines; the 40-word cap stands in for
-//     sentences in unpunctuated recognizer output (a single line break
-//     separates a live transcript's segments and counts as a pause, not a
-//     sentence end). Unpunctuated speech also loses clause boundaries, so
+//     sentences in unpunctuated recognizer output. A single line break
+//     (between the segments of a live transcript) is not even a clause
+//     boundary for citations: a speaker pauses mid-phrase as often as
+//     between phrases, so the citation grammar reads across it ("según el
+//     artículo setenta y seis" / "numeral siete de la constitución").
+//     Inference stops at an article left unattributed: a norm noted
+//     before it does not bind a later article of the same sentence ("la
+//     Constitución protege la vida en el artículo 66 el artículo 144
+//     sanciona el homicidio y el artículo 140 el asesinato": 144 and 140
+//     stay unattributed). Unpunctuated speech also loses clause boundaries, so
 //     an article said as the subject of its own clause, "el artículo N"
 //     after anything but a preposition, "que" or a verb of citing
 //     ("establece el artículo 76"), does not inherit a norm that was named
@@ -96,10 +103,21 @@
 //     Unattributed, unless the same number is cited with a norm elsewhere
 //     in the talk (then it is a repetition, not a missing norm).
 //
-// An article bound to a norm outside the tracked list ("artículo 8 de la
-// Convención Americana", "el Reglamento General, en su artículo 146") is
-// neither cited nor unattributed. The tracked norms and their aliases are
-// in norms.go; CanonicalNorm maps any alias to the canonical name.
+// An article bound to a norm outside the catalogue ("artículo 5 del Código
+// de Policía", "el Reglamento General, en su artículo 146") is neither
+// cited nor unattributed. The norms, their aliases and acronyms come from
+// the shared catalogue, package norms; CanonicalNorm maps any alias to the
+// canonical name. An acronym is also recognised spelled letter by letter
+// ("c o i p", "c.o.i.p.") or split by a recognizer ("co gep", "lo sep",
+// "c o gep"), unless every piece longer than a letter is a common word
+// ("lo es" is not the LOES, "con a" not the CONA).
+//
+// An unnumbered article (artículo innumerado) is cited by the article it
+// follows: "artículo innumerado dos a continuación del artículo ciento
+// veinticinco", "el innumerado 2 después del 125"; the citation is Article
+// 125, Innumerado 2 (written 125+2 in a case, see norms.Article). Said
+// without the article it follows ("el artículo innumerado 2 dice") it
+// names no article and is not reported.
 //
 // # Key points
 //
@@ -146,9 +164,9 @@
 //
 // "entonces" is not counted: as a filler it cannot be told from the
 // connector by text alone. A live recognizer's segments carry no
-// punctuation; they are joined one per line (JoinSegments), and a line
-// break counts as a clause boundary: a "pues" or "bueno" opening a
-// segment is at the start of a clause.
+// punctuation; they are joined one per line (JoinSegments), and for fillers
+// a line break counts as a clause boundary: a "pues" or "bueno" opening a
+// segment is at the start of a clause. (Citations read across it.)
 //
 // # Rates
 //

@@ -14,7 +14,7 @@ func ExampleExtractCitations() {
 	fmt.Println(cites)
 	fmt.Println(unattributed)
 	// Output:
-	// [{Constitución 76} {LOGJCC 39} {LOGJCC 40} {LOGJCC 41} {LOGJCC 42}]
+	// [Constitución 76 LOGJCC 39 LOGJCC 40 LOGJCC 41 LOGJCC 42]
 	// [534]
 }
 
@@ -34,5 +34,5 @@ func ExampleAnalyze() {
 	// Output:
 	// 26 130 adecuado
 	// true true map[eh:1 este:1] [0]
-	// [{Código del Trabajo 188}]
+	// [Código del Trabajo 188]
 }

@@ -3,6 +3,8 @@ package measures
 import (
 	"math"
 	"strings"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // LegalBase is an expected legal basis of a case, as the case bank writes it.
@@ -18,9 +20,18 @@ type Case struct {
 }
 
 // Citation is one article of one norm, with the norm in canonical form.
+// An unnumbered article is cited by the article it follows: Article 125,
+// Innumerado 2 is "artículo innumerado 2 a continuación del artículo 125"
+// (norms.Article writes it "125+2").
 type Citation struct {
-	Norm    string `json:"norm"`
-	Article int    `json:"article"`
+	Norm       string `json:"norm"`
+	Article    int    `json:"article"`
+	Innumerado int    `json:"innumerado,omitempty"`
+}
+
+// String writes "COIP 140", "Código de la Niñez y Adolescencia 125+2".
+func (c Citation) String() string {
+	return c.Norm + " " + norms.Article{Number: c.Article, Innumerado: c.Innumerado}.String()
 }
 
 // Segment is a piece of a transcript with its timing in the recording.
@@ -105,9 +116,11 @@ func Analyze(in Input) Report {
 
 // JoinSegments joins a transcript's segments one per line. A live
 // recognizer's segments end where the speaker paused and carry no
-// punctuation, so the line break is the only clause boundary they have
-// (fillers at a clause start, a tag "no" at its end); a blank line would
-// be a paragraph. The last segment ends with a line break too.
+// punctuation, so the line break is the only clause boundary the filler
+// counts have (fillers at a clause start, a tag "no" at its end); the
+// citation grammar reads across it, since speakers pause mid-citation. A
+// blank line would be a paragraph. The last segment ends with a line break
+// too.
 func JoinSegments(segs []Segment) string {
 	var b strings.Builder
 	for _, s := range segs {
@@ -161,8 +174,15 @@ func expectedBases(bases []LegalBase) []Citation {
 		if !ok {
 			norm = strings.TrimSpace(b.Norm)
 		}
-		for _, n := range articleNumbers(b.Article) {
-			c := Citation{Norm: norm, Article: n}
+		var cs []Citation
+		if a, err := norms.ParseArticle(b.Article); err == nil {
+			cs = []Citation{{Norm: norm, Article: a.Number, Innumerado: a.Innumerado}}
+		} else {
+			for _, n := range articleNumbers(b.Article) { // "39-42", "setenta y seis"
+				cs = append(cs, Citation{Norm: norm, Article: n})
+			}
+		}
+		for _, c := range cs {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -193,7 +213,7 @@ func compareBases(bases []LegalBase, cites []Citation, unattributed []int) *Base
 			continue
 		}
 		cmp.Missing = append(cmp.Missing, c)
-		if said[c.Article] {
+		if c.Innumerado == 0 && said[c.Article] {
 			cmp.Probable = append(cmp.Probable, c)
 		}
 	}
