@@ -18,7 +18,7 @@ const (
 	mWeak                           // an ambiguous acronym: binds only right after an article
 	mBackref                        // "el mismo código", "ibídem": the last named norm
 	mGeneric                        // a bare "el código", "la ley": last norm of that kind, right after only
-	mForeign                        // a norm outside the list ("Código de Comercio")
+	mForeign                        // a norm outside the catalogue ("Código de Policía")
 )
 
 // mention is a norm named in the transcript, as a token span.
