@@ -1,6 +1,5 @@
 // Route guards mirroring the server's rules (docs/product.md, "Roles and
-// sections"). The
-// server decides; these only choose where to send the user.
+// sections"). The server decides; these only choose where to send the user.
 import { useEffect, type ReactNode } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router-dom'
 import { useSession } from '@/features/auth/api/get-session'
