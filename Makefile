@@ -39,6 +39,27 @@ build: $(BIN) ## Build bin/simulador, one binary with the frontend embedded
 run: build ## Build and serve at http://127.0.0.1:8080 (ADDR, PORT, DATA_DIR override)
 	$(BIN) serve
 
+# make dev: Vite's dev server (hot reload) on DEV_HOST:DEV_PORT, proxying /api
+# to the Go server, built from source and started on DEV_API_ADDR with the same
+# DATA_DIR as make run. Everything else (index.html, auth-popup.html, assets,
+# public/) Vite serves itself. The server is built and run rather than started
+# with go run, whose process would not pass a signal on to the server: when
+# Vite stops (Ctrl-C, or an error), the trap stops the server too.
+DEV_HOST     ?= 127.0.0.1
+DEV_PORT     ?= 5173
+DEV_API_ADDR ?= 127.0.0.1:8081
+DEV_BIN      := bin/simulador-dev
+
+.PHONY: dev
+dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the Go server on :8081; Ctrl-C stops both
+	go build -o $(DEV_BIN) ./backend/cmd/simulador
+	@ADDR=$(DEV_API_ADDR) $(DEV_BIN) serve & server=$$!; \
+	trap 'kill $$server 2>/dev/null; wait $$server 2>/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	until curl -fs --max-time 2 -o /dev/null http://$(DEV_API_ADDR)/api/health; do \
+		kill -0 $$server 2>/dev/null || { echo "make dev: the Go server did not start (see above)."; exit 1; }; sleep 0.2; done; \
+	echo "make dev: open http://$(DEV_HOST):$(DEV_PORT)/ (Vite, hot reload); the API runs on $(DEV_API_ADDR)."; \
+	SIMULADOR_API_URL=http://$(DEV_API_ADDR) npm --workspace frontend run dev -- --host $(DEV_HOST) --port $(DEV_PORT) --strictPort
+
 .PHONY: test
 test: lint test-go test-web size e2e ## Run every test: Go, frontend unit, bundle budget, end-to-end in Chromium
 
@@ -91,6 +112,12 @@ bench: build chromium ## Benchmarks and budgets: Go benchmarks, Lighthouse, uplo
 .PHONY: bench-upload
 bench-upload: build ## Only the upload load benchmark (200 recorders; BENCH_UPLOAD_DURATION, default 1m)
 	$(UPLOAD_BENCH)
+
+# The frontend has no formatter yet: when one is added (Prettier), its write
+# command goes in fmt and its check in lint.
+.PHONY: fmt
+fmt: ## Format the code in place: gofmt -w on backend/
+	gofmt -w backend
 
 .PHONY: lint
 lint: deps ## gofmt, go vet, TypeScript type check

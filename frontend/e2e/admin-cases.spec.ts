@@ -1,4 +1,4 @@
-// The tutor's case bank (PRODUCT.md /admin Banco de casos).
+// The tutor's case bank (docs/product.md, /admin Banco de casos).
 import { readFileSync } from 'node:fs'
 import type { Page } from '@playwright/test'
 import { signIn, expectDialog, closeDialog, dialog } from './support/fixtures'

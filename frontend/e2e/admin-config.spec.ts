@@ -1,4 +1,5 @@
-// Per-degree configuration: blueprint and rubric (PRODUCT.md /admin Configuración).
+// Per-degree configuration: blueprint and rubric (docs/product.md, /admin
+// Configuración).
 import type { Page } from '@playwright/test'
 import { signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
 import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt } from './support/admin'

@@ -1,4 +1,4 @@
-// The tutor grades attempts (PRODUCT.md /admin Calificar).
+// The tutor grades attempts (docs/product.md, /admin Calificar).
 import { signIn, expectDialog, closeDialog } from './support/fixtures'
 import { recordDialogs, dialogTitles } from './support/dialogs'
 import { test, expect, apiAs, ok, setShortBlueprint, loadGroup, finishedAttempt, score, type AttemptJSON } from './support/admin'

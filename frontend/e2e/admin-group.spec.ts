@@ -1,4 +1,5 @@
-// The tutor runs a group (spec sections 3-5 and 8; PRODUCT.md /admin Grupo).
+// The tutor runs a group: the rules and dialogs of docs/product.md, "The
+// group" and "Texts that must not change".
 import { test, expect, signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
 import type { Page } from '@playwright/test'
 import { recordDialogs } from './support/dialogs'
@@ -60,7 +61,7 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   ])
   await closeDialog(page)
 
-  // Only students already in the group: the spec's error.
+  // Only students already in the group: "Los estudiantes ya están en el grupo".
   await page.getByLabel('Correos de los estudiantes').fill(student.email)
   await page.getByRole('button', { name: 'Agregar estudiantes' }).click()
   await expectDialog(page, 'Error', 'Los estudiantes ya están en el grupo')

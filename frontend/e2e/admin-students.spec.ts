@@ -1,4 +1,5 @@
-// The tutor follows each student's practice (PRODUCT.md /admin Estudiantes).
+// The tutor follows each student's practice (docs/product.md, /admin
+// Estudiantes).
 import { signIn } from './support/fixtures'
 import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt } from './support/admin'
 

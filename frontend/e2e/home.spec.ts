@@ -1,4 +1,4 @@
-// The public home page (spec sections 1 and 2).
+// The public home page (docs/product.md, "Public pages and sign-in").
 import { test, expect, signIn, expectDialog, closeDialog } from './support/fixtures'
 import { startServer } from './support/server'
 

@@ -1,8 +1,9 @@
-// The login page (spec sections 2, 5 and 8): labels, buttons, dialogs.
+// The login page: labels, buttons and dialogs that must not change
+// (docs/product.md).
 import { test, expect, expectDialog, closeDialog } from './support/fixtures'
 
 test.describe('login page', () => {
-  test('has the spec labels and buttons', async ({ page }) => {
+  test('has the fixed labels and buttons', async ({ page }) => {
     await page.goto('/login')
     await expect(page.getByLabel('Correo Electrónico')).toHaveAttribute('type', 'email')
     await expect(page.getByLabel('Contraseña')).toHaveAttribute('type', 'password')

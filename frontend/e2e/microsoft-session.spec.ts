@@ -1,6 +1,7 @@
 // What a Microsoft sign-in leaves in the tab, and what sign-out takes away
-// (spec section 4): MSAL's token cache in sessionStorage, and the saved
-// location a new user does not go to. Same local issuer as microsoft.spec.ts.
+// (docs/product.md, "Public pages and sign-in"): MSAL's token cache in
+// sessionStorage, and the saved location a new user does not go to. Same
+// local issuer as microsoft.spec.ts.
 import type { Page } from '@playwright/test'
 import { test, expect } from './support/microsoft-fixtures'
 import { uniqueEmail } from './support/server'

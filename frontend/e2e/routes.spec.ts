@@ -1,4 +1,4 @@
-// The spec's route table (section 2) and guards (sections 4 and 6).
+// The route table and its guards (docs/product.md, "Roles and sections").
 import { apiAs, loadGroup, ok } from './support/admin'
 import { test, expect, signIn } from './support/fixtures'
 

@@ -1,6 +1,6 @@
 // The microphone check before the draw: a clear Spanish message when the
 // browser denies the microphone or finds none, and no way to the recorded
-// phases until it works (issue 4, "Device check").
+// phases until it works (docs/product.md, "Phases", phase 0).
 import type { Page } from '@playwright/test'
 import {
   test,

@@ -1,6 +1,6 @@
 // A Simulacro recorded in the browser, from the draw to the result, graded
 // by the tutor of the group through the grading pages, and the grade seen by
-// the student (issue 4, "Tests that must exist").
+// the student: the whole path through both sides of the product.
 import type { Page } from '@playwright/test'
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable } from './support/simulator'
 import { score, type AttemptJSON } from './support/admin'

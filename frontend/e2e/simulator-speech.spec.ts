@@ -1,5 +1,5 @@
 // The tribunal's questions are shown and read aloud in Spanish with the
-// browser's speech synthesis where it exists (issue 4, "The rehearsal").
+// browser's speech synthesis where it exists (docs/product.md, "Phases").
 import type { Page } from '@playwright/test'
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, recordSpeech, spoken, withoutSpeech } from './support/simulator'
 

@@ -1,4 +1,4 @@
-// The simulator from the first screen to the result (PRODUCT.md /test).
+// The simulator from the first screen to the result (docs/product.md, /test).
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable, localRecordings } from './support/simulator'
 
 test('a full Simulacro: device check, draw, every phase at its limit, self-assessment, reveal and result', async ({ page, server }) => {

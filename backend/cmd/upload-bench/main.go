@@ -55,7 +55,8 @@ import (
 	"time"
 )
 
-// The budget (issue: 200 concurrent recordings of 10 minutes).
+// The upload budget (README.md, "Tests"): 200 students recording at once for
+// 10 minutes.
 const (
 	budgetP99       = 100 * time.Millisecond
 	budgetRSSGrowth = 200e6 // bytes

@@ -14,7 +14,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// Error codes the frontend maps to the spec's dialogs.
+// Error codes the frontend maps to its fixed dialogs (docs/product.md, "Texts
+// that must not change").
 const (
 	CodeMissingCredentials = "missing_credentials"
 	CodeInvalidCredentials = "invalid_credentials"
@@ -63,7 +64,7 @@ func (s *Service) Sessions() *Sessions { return s.sessions }
 func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 
 // LoginPassword checks an email and password. Every failure looks the same to
-// the caller (the spec's single "incorrect" dialog), and repeated failures
+// the caller (the one "incorrect" dialog), and repeated failures
 // per account or address are slowed down.
 func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)

@@ -2,7 +2,7 @@ package domain
 
 import "time"
 
-// PhaseKind is a step of the oral exam (PRODUCT.md /test).
+// PhaseKind is a step of the oral exam (docs/product.md, "Phases").
 type PhaseKind string
 
 const (

@@ -2,7 +2,7 @@ package domain
 
 import "fmt"
 
-// Mode is how an attempt is run (PRODUCT.md /test).
+// Mode is how an attempt is run (docs/product.md, "Modes").
 type Mode string
 
 const (
@@ -34,7 +34,7 @@ type Blueprint struct {
 	DefaultMode     Mode   `json:"defaultMode"`
 }
 
-// DefaultBlueprint has PRODUCT.md's default timings.
+// DefaultBlueprint has the default timings of docs/product.md, "Phases".
 func DefaultBlueprint(degreeID string) Blueprint {
 	return Blueprint{DegreeID: degreeID, PreparationSec: 20 * 60, PresentationSec: 10 * 60, Questions: 3,
 		ThinkSec: 20, AnswerSec: 2 * 60, ClosingSec: 60, DefaultMode: ModeTraining}
@@ -56,11 +56,11 @@ type BlueprintBounds struct {
 	ClosingSec      Bound `json:"closingSec"`
 }
 
-// DefaultBounds follow PRODUCT.md (preparation 10–60 min, presentation
-// 5–15 min) with sane ranges for the rest. The tribunal asks at most as many
-// questions as a case has (2 or 3), so the blueprint may ask 1 to
-// MaxFollowUps; a case with fewer follow-ups than the blueprint asks for
-// gets all of its own (NewAttempt).
+// DefaultBounds are the product's ranges (preparation 10–60 min, presentation
+// 5–15 min; docs/product.md, "Phases") with sane ranges for the rest. The
+// tribunal asks at most as many questions as a case has (2 or 3), so the
+// blueprint may ask 1 to MaxFollowUps; a case with fewer follow-ups than the
+// blueprint asks for gets all of its own (NewAttempt).
 func DefaultBounds() BlueprintBounds {
 	return BlueprintBounds{
 		PreparationSec: Bound{10 * 60, 60 * 60}, PresentationSec: Bound{5 * 60, 15 * 60}, Questions: Bound{1, MaxFollowUps},

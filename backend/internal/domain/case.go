@@ -95,7 +95,7 @@ func (c Case) Validate() []CaseProblem {
 		lines(field, items, name)
 	}
 	list("questions", c.Questions, 1, 5, "Preguntas")
-	// The tribunal asks 2 or 3 follow-up questions (issue 4); the blueprint
+	// Every case gives the tribunal 2 or 3 follow-up questions; the blueprint
 	// chooses how many of them an attempt asks (see NewAttempt).
 	if n := len(c.FollowUps); n < MinFollowUps || n > MaxFollowUps {
 		add("followUps", fmt.Sprintf("Preguntas del tribunal: cada caso debe tener 2 o 3 (tiene %d).", n))

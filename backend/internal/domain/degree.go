@@ -1,6 +1,7 @@
 package domain
 
-// Degree is a programme of study (spec section 3, collection degree).
+// Degree is a programme of study. Nombre keeps its Spanish name on purpose
+// (docs/glossary.md).
 type Degree struct {
 	ID     string
 	Nombre string

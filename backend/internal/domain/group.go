@@ -2,7 +2,8 @@ package domain
 
 import "time"
 
-// GroupStatus is a group's state (spec section 4).
+// GroupStatus is a group's state: created activo, finalized by its tutor
+// (docs/product.md, "The group").
 type GroupStatus string
 
 const (
@@ -10,7 +11,8 @@ const (
 	GroupFinalized GroupStatus = "finalizado"
 )
 
-// Group is a tutor's group of students (spec section 3, groupStudents).
+// Group is a tutor's group of students. Its Spanish field names are kept on
+// purpose (docs/glossary.md).
 type Group struct {
 	ID           string
 	Carrera      string // degree id

@@ -2,7 +2,7 @@ package domain
 
 import "fmt"
 
-// Criterion groups (PRODUCT.md "Rubric").
+// Criterion groups (docs/product.md, "Rubric and score").
 const (
 	GroupContenido    = "contenido"
 	GroupFormalidades = "formalidades"
@@ -119,7 +119,8 @@ func (r Rubric) Validate() error {
 	return nil
 }
 
-// DefaultRubric is PRODUCT.md's rubric: contents 70, formalities 30.
+// DefaultRubric is the product's rubric (docs/product.md, "Rubric and
+// score"): contents 70, formalities 30.
 func DefaultRubric(degreeID string) Rubric {
 	return Rubric{DegreeID: degreeID, Version: 1, PassScore: 7.0, Criteria: []Criterion{
 		{ID: "C1", Group: GroupContenido, Name: "Problema jurídico y hechos", Weight: 15,

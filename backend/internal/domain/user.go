@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Role is a user's role. The spec names two values.
+// Role is a user's role: estudiante or tutor (docs/product.md, "Roles and
+// sections").
 type Role string
 
 const (
@@ -14,7 +15,7 @@ const (
 	RoleTutor   Role = "tutor"
 )
 
-// ParseRole accepts exactly the spec's role names.
+// ParseRole accepts exactly the two role names.
 func ParseRole(s string) (Role, bool) {
 	switch Role(s) {
 	case RoleStudent, RoleTutor:
@@ -23,7 +24,7 @@ func ParseRole(s string) (Role, bool) {
 	return "", false
 }
 
-// User is a profile (spec section 3, collection users).
+// User is a profile (docs/glossary.md, "Spanish names kept on purpose").
 type User struct {
 	ID          string
 	Mail        string // always normalised with NormalizeEmail

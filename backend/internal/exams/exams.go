@@ -178,8 +178,8 @@ func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, ar
 }
 
 // abandonedMockCase is the case of the user's latest mock exam when that
-// exam was abandoned and its case is still active in the degree (PRODUCT.md:
-// the student cannot re-draw in a mock exam).
+// exam was abandoned and its case is still active in the degree: a student
+// cannot re-draw in a mock exam by abandoning it (docs/product.md).
 func (s *Service) abandonedMockCase(ctx context.Context, userID, degreeID string) (domain.Case, bool, error) {
 	last, err := s.store.ListAttempts(ctx, store.AttemptFilter{StudentID: userID, Mode: domain.ModeMock, Limit: 1})
 	if err != nil || len(last) == 0 || last[0].Status != domain.AttemptAbandoned {

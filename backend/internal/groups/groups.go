@@ -1,6 +1,6 @@
 // Package groups owns tutors' groups of students: loading a group from a
 // roster, adding students, finalizing, and the membership that opens the
-// simulator to a student (spec sections 3, 4, 5, 8 and 9).
+// simulator to a student (docs/product.md, "The group").
 package groups
 
 import (
@@ -20,7 +20,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// Error codes and the spec's dialog texts (section 8).
+// Error codes and the dialog texts that must not change (docs/product.md).
 const (
 	CodeNoActiveGroup    = "no_active_group"
 	CodeAlreadyInGroup   = "students_already_in_group"
@@ -67,8 +67,8 @@ func (s *Service) ActiveGroupOf(ctx context.Context, studentEmail string) (domai
 // LoadResult is the outcome of loading a roster.
 type LoadResult struct {
 	Group domain.Group
-	// Skipped is true when the tutor already had an active group: the spec
-	// skips the load silently and keeps the current group.
+	// Skipped is true when the tutor already had an active group: the load is
+	// skipped silently and the current group kept (one active group per tutor).
 	Skipped bool
 }
 
@@ -169,7 +169,7 @@ type AddResult struct {
 
 // AddStudents appends students to the tutor's active group, each with an
 // empty attempts list; students already in it are filtered out, and when
-// none remain the spec's error is returned.
+// none remain the error "Los estudiantes ya están en el grupo" is returned.
 func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInput) (AddResult, error) {
 	g, err := s.activeGroup(ctx, tutor)
 	if err != nil {
@@ -232,8 +232,8 @@ func (s *Service) Finalize(ctx context.Context, tutor domain.User) (domain.Group
 	return s.store.GetGroup(ctx, g.ID)
 }
 
-// ActiveGroup returns the tutor's active group; the spec's "No hay grupo
-// activo" error when there is none.
+// ActiveGroup returns the tutor's active group; the error "No hay grupo
+// activo" when there is none.
 func (s *Service) ActiveGroup(ctx context.Context, tutor domain.User) (domain.Group, error) {
 	return s.activeGroup(ctx, tutor)
 }
@@ -279,7 +279,8 @@ func (m Member) SignedIn() bool { return m.User != nil && !m.User.LastLoginAt.Is
 // Members returns the group's students with their profiles, found by one
 // "mail in [...]" lookup. If that lookup fails, no member has a User and
 // infoUnavailable is true: the student list then shows the emails alone
-// (spec section 8), with names and sign-ins unknown rather than "no".
+// (docs/product.md, "The group"), with names and sign-ins unknown rather
+// than "no".
 func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member, infoUnavailable bool) {
 	emails := make([]string, len(g.Estudiantes))
 	for i, st := range g.Estudiantes {
@@ -306,9 +307,8 @@ func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member
 	return members, false
 }
 
-// SearchStudents finds registered users with role estudiante (the spec's
-// "users by role" query) whose name or email contains q, leaving out those
-// already in the tutor's active group.
+// SearchStudents finds registered users with role estudiante whose name or
+// email contains q, leaving out those already in the tutor's active group.
 func (s *Service) SearchStudents(ctx context.Context, tutor domain.User, q string) ([]domain.User, error) {
 	q = foldName(q)
 	if len([]rune(q)) < searchQueryMinLength {

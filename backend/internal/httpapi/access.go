@@ -8,7 +8,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
-// access says who may call an endpoint (spec sections 2 and 6).
+// access says who may call an endpoint; each level backs a section of the
+// app (docs/architecture.md, "The route table").
 type access int
 
 const (

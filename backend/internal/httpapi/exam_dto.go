@@ -122,7 +122,7 @@ type attemptDTO struct {
 }
 
 // toAttemptDTO hides the case's key points and legal bases until the
-// student has assessed themselves (PRODUCT.md phase 6).
+// student has assessed themselves (docs/product.md, "Phases", phase 6).
 func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, transcripts map[string]domain.Transcript, now time.Time) attemptDTO {
 	c := a.Case
 	if !a.Revealed() {

@@ -25,7 +25,8 @@ type groupStudentDTO struct {
 	Attempts []any  `json:"attempts"`
 }
 
-// docenteDTO is the spec's docente {email}.
+// docenteDTO is the group's docente {email}, a name kept on purpose
+// (docs/glossary.md).
 type docenteDTO struct {
 	Email string `json:"email"`
 }

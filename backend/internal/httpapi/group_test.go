@@ -231,7 +231,7 @@ func TestAddStudents(t *testing.T) {
 	if code != 200 || g.Added != 1 || len(g.Group.Estudiantes) != 2 {
 		t.Fatalf("add = %d %+v", code, g)
 	}
-	// All already present: the spec's error.
+	// All already present: "Los estudiantes ya están en el grupo".
 	code, _, ae := add("con.grupo@utpl.edu.ec", "nueva.estudiante@utpl.edu.ec")
 	if code != 409 || ae.Error.Code != "students_already_in_group" || ae.Error.Message != "Los estudiantes ya están en el grupo" {
 		t.Fatalf("all present = %d %+v", code, ae)

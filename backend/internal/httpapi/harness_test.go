@@ -31,7 +31,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 )
 
-// The five roles every endpoint is tested against (developers' guide).
+// The five roles every endpoint is tested against: a guest, a student in no
+// group, a member of the tutor's active group, that tutor, and another tutor.
 const (
 	guest        = "guest"
 	studentNoGrp = "student"

@@ -39,7 +39,7 @@ func (a *api) routes() []route {
 		{method: http.MethodGet, path: "/api/test/access", access: testTaker, handler: a.testAccess},
 		{method: http.MethodGet, path: "/api/admin/access", access: tutorOnly, handler: a.adminAccess},
 
-		// The tutor's group (spec sections 3-5, 8; PRODUCT.md /admin Grupo, Estudiantes).
+		// The tutor's group: /admin Grupo and Estudiantes (docs/product.md).
 		{method: http.MethodGet, path: "/api/admin/group", access: tutorOnly, handler: a.getActiveGroup},
 		{method: http.MethodPost, path: "/api/admin/group", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.loadGroup},
 		{method: http.MethodPost, path: "/api/admin/group/students", access: tutorOnly, limit: 512 << 10, handler: a.addStudents},

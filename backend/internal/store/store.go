@@ -17,7 +17,8 @@ type Users interface {
 	CreateUser(ctx context.Context, u domain.User) error
 	GetUser(ctx context.Context, id string) (domain.User, error)
 	GetUserByMail(ctx context.Context, mail string) (domain.User, error)
-	// ListUsersByMail is the spec's "users where mail in [...]" lookup.
+	// ListUsersByMail returns the profiles of the given emails, in one lookup
+	// ("mail in [...]").
 	ListUsersByMail(ctx context.Context, mails []string) ([]domain.User, error)
 	ListUsersByRole(ctx context.Context, role domain.Role) ([]domain.User, error)
 	UpdateUser(ctx context.Context, u domain.User) error

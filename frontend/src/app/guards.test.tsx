@@ -43,7 +43,7 @@ const student: Session = { user, access: { test: false, admin: false } }
 const member: Session = { user, access: { test: true, admin: false } }
 const tutor: Session = { user: { ...user, role: 'tutor' }, access: { test: true, admin: true } }
 
-describe('route guards (spec sections 2 and 6)', () => {
+describe('route guards (docs/product.md, Roles and sections)', () => {
   beforeEach(() => {
     localStorage.clear()
     sessionStorage.clear()

@@ -1,5 +1,5 @@
-// Route guards mirroring the server's rules (spec sections 2 and 6). The
-// server decides; these only choose where to send the user.
+// Route guards mirroring the server's rules (docs/product.md, "Roles and
+// sections"). The server decides; these only choose where to send the user.
 import { useEffect, type ReactNode } from 'react'
 import { Navigate, Outlet, useLocation } from 'react-router-dom'
 import { useSession } from '@/features/auth/api/get-session'

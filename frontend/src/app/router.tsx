@@ -6,15 +6,16 @@ import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { paths } from '@/lib/paths'
 import { GuestOnly, RequireProfile, RequireTest, RequireTutor } from './guards'
 
-// Sections load lazily (spec section 2). The public pages (/inicio, /login)
-// are in the first bundle so they paint without a second round trip or a
-// layout shift. The declarative router keeps react-router's data-router code
-// out of the first load (about 20 kB gzip).
+// Sections load lazily (docs/decisions/0005-lazy-dialogs-and-sections.md).
+// The public pages (/inicio, /login) are in the first bundle so they paint
+// without a second round trip or a layout shift. The declarative router
+// keeps react-router's data-router code out of the first load (about 20 kB
+// gzip).
 const AuthSection = lazy(() => import('@/features/carreras/routes/AuthSection').then((m) => ({ default: m.AuthSection })))
 const TestSection = lazy(() => import('@/features/test/routes/TestSection').then((m) => ({ default: m.TestSection })))
 const AdminSection = lazy(() => import('@/features/admin/routes/AdminSection').then((m) => ({ default: m.AdminSection })))
 
-// AppRoutes is the spec's route table.
+// AppRoutes is the app's route table (docs/product.md, "Roles and sections").
 export function AppRoutes() {
   return (
     <Routes>

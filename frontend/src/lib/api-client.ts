@@ -25,7 +25,7 @@ export function isNoActiveGroup(err: unknown): err is ApiError {
 // the session ended (a 401 from any endpoint but the session and sign-in
 // ones, where it means wrong credentials) or the student's group is no
 // longer active. The app refreshes the session then, and the route guards
-// take the user where the spec says.
+// take the user where docs/product.md, "Roles and sections", says.
 function sessionIsStale(path: string, err: ApiError): boolean {
   const p = path.split('?')[0]
   if (err.status === 401) return p !== '/api/session' && !p.startsWith('/api/auth/')

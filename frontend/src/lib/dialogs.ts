@@ -1,5 +1,6 @@
-// Every dialog the spec lists goes through here: the only SweetAlert2 import,
-// loaded on first use so it does not weigh on the first page load.
+// Every dialog goes through here: the only SweetAlert2 import, loaded on
+// first use so it does not weigh on the first page load
+// (docs/decisions/0005-lazy-dialogs-and-sections.md).
 
 type Swal = typeof import('sweetalert2').default
 

@@ -1,4 +1,5 @@
-// Route paths named by the spec (section 2) and the sections behind them.
+// The app's fixed route paths and the sections behind them (docs/product.md,
+// "Roles and sections").
 export const paths = {
   home: '/inicio',
   login: '/login',

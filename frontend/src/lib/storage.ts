@@ -1,6 +1,6 @@
-// Browser storage rules from the spec: sign-out and an unauthenticated visit
-// to a guarded route clear local storage; the place the guest wanted is kept
-// (per tab) so that sign-in can return there.
+// Browser storage rules (docs/product.md): sign-out and an unauthenticated
+// visit to a guarded route clear local storage; the place the guest wanted is
+// kept (per tab) so that sign-in can return there.
 
 const REDIRECT_KEY = 'simulador.redirect'
 

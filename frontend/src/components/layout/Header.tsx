@@ -6,7 +6,8 @@ import { useAppConfig } from '@/lib/config'
 import { paths } from '@/lib/paths'
 
 // useScrolled reports whether the page has scrolled away from the top: the
-// header is transparent at the top and white once scrolled (spec section 2).
+// header is transparent at the top and white once scrolled (docs/product.md,
+// "Public pages and sign-in").
 function useScrolled(threshold = 8) {
   const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > threshold)
   useEffect(() => {

@@ -1,5 +1,5 @@
-// Where the simulator's pages live (the spec names /test and /auth; these
-// are the pages under them).
+// Where the simulator's pages live: the pages under the /test and /auth
+// sections.
 export const testPaths = {
   home: '/test',
   attempt: (id: string) => `/test/intento/${encodeURIComponent(id)}`,

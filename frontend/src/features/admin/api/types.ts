@@ -1,6 +1,7 @@
 import type { Blueprint, Rubric } from '@/features/attempts/api/types'
 
-// Shapes of the group endpoints (spec section 3, groupStudents).
+// Shapes of the group endpoints. The group's Spanish field names are kept on
+// purpose (docs/glossary.md).
 export type GroupStatus = 'activo' | 'finalizado'
 
 export type Group = {
@@ -37,7 +38,8 @@ export type Member = {
 
 /**
  * infoUnavailable: the profiles could not be read, so the list has the
- * emails alone (spec section 8) and every name and signedIn is null.
+ * emails alone (docs/product.md, "The group") and every name and signedIn
+ * is null.
  */
 export type GroupWithMembers = { group: Group; students: Member[]; infoUnavailable: boolean }
 

@@ -25,8 +25,8 @@ export function splitEmails(text: string): string[] {
 }
 
 // AddStudentsPanel adds students to the active group from a roster file,
-// pasted emails, or a pick among registered students, with the spec's
-// dialogs (section 8).
+// pasted emails, or a pick among registered students, with the dialogs that
+// must not change (docs/product.md).
 export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
   const [mode, setMode] = useState<Mode>('file')
   const [file, setFile] = useState<File | null>(null)

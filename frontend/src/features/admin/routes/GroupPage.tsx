@@ -58,7 +58,8 @@ function LoadGroupCard() {
     void showLoading('Cargando grupo', 'Por favor espere...')
     try {
       const res = await load.mutateAsync(file)
-      // A load while a group is active is skipped silently (spec section 4).
+      // A load while a group is active is skipped silently (one active group
+      // per tutor).
       if (res.skipped) await closeDialog()
       else await showSuccess('Grupo cargado', 'El grupo se ha cargado correctamente')
     } catch (err) {

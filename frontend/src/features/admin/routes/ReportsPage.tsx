@@ -12,7 +12,7 @@ import { gradesExportUrl, useReport } from '../api/get-report'
 
 const levelName = (l: number) => (l >= 3.5 ? 'Excelente' : l >= 2.5 ? 'Satisfactorio' : l >= 1.5 ? 'En desarrollo' : 'Insuficiente')
 
-// ReportsPage is the tutor's view of a group's progress (PRODUCT.md
+// ReportsPage is the tutor's view of a group's progress (docs/product.md,
 // /admin Reportes): averages per criterion, pass rate, attempts per week,
 // students who have not practised in 14 days, and the grades export.
 export function ReportsPage() {

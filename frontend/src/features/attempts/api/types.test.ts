@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { scoreOf } from './types'
 
-// The default rubric's weights (PRODUCT.md).
+// The default rubric's weights (docs/product.md, "Rubric and score").
 const rubric = {
   criteria: [
     ['C1', 15],

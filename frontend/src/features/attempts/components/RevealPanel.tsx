@@ -1,7 +1,8 @@
 import type { Case } from '../api/types'
 
 // RevealPanel puts the case's expected key points and legal bases beside
-// the student's own notes (PRODUCT.md phase 6: compare after self-assessing).
+// the student's own notes, to compare after self-assessing (docs/product.md,
+// "Phases", phase 6).
 export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: string; headingLevel?: 2 | 3 }) {
   const H = `h${headingLevel}` as 'h2' | 'h3'
   return (

@@ -29,7 +29,7 @@ function msalKeys() {
   sessionStorage.setItem('msal.version', '5.29.0')
 }
 
-describe('useLogout (spec section 4)', () => {
+describe('useLogout (docs/product.md, Public pages and sign-in)', () => {
   beforeEach(() => {
     localStorage.clear()
     sessionStorage.clear()

@@ -10,7 +10,8 @@ const signedOut: Session = { user: null, access: { test: false, admin: false } }
 
 // useLogout revokes the session on the server, clears local storage and
 // MSAL's token cache, and forgets every cached answer that belonged to the
-// user (spec section 4). The caller's onSettled runs after all of it.
+// user (docs/product.md, "Public pages and sign-in"). The caller's onSettled
+// runs after all of it.
 export function useLogout() {
   const qc = useQueryClient()
   return useMutation({

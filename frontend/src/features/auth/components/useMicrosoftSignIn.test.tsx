@@ -40,7 +40,7 @@ function renderAt(created: boolean) {
   )
 }
 
-describe('useMicrosoftSignIn (spec section 4)', () => {
+describe('useMicrosoftSignIn (docs/product.md, Public pages and sign-in)', () => {
   beforeEach(() => sessionStorage.clear())
   afterEach(() => vi.restoreAllMocks())
 

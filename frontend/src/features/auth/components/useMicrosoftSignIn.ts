@@ -8,7 +8,8 @@ import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft
 
 // useMicrosoftSignIn starts the university-account popup. A new user goes to
 // /auth/carreras; a returning one to the saved location or /auth/carreras. A
-// failed or cancelled popup is silently ignored (spec section 8).
+// failed or cancelled popup is silently ignored (docs/product.md, "Public
+// pages and sign-in").
 //
 // isPending is true only while talking to the server: while the popup is
 // open the button stays usable, because MSAL cannot tell that the user
