@@ -203,7 +203,7 @@ func testConcurrentAttemptStart(t *testing.T, s store.Store) {
 	c := sampleCase("Carrera", "Civil")
 	_ = s.CreateCase(ctx, c)
 	var wg sync.WaitGroup
-	errs := make([]error, 6)
+	errs := make([]error, racers)
 	for i := range errs {
 		wg.Add(1)
 		go func() {
@@ -289,7 +289,7 @@ func testAttemptVersionRace(t *testing.T, s store.Store) {
 	if err != nil || read.Version != 1 {
 		t.Fatalf("GetAttempt = version %d, %v", read.Version, err)
 	}
-	const n = 4
+	const n = racers
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
