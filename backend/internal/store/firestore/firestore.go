@@ -159,13 +159,14 @@ func (s *Store) read() reader {
 // others is run.
 const maxTxAttempts = 30
 
-// runTx runs fn in a transaction, again after a short random pause when
+// runTx runs fn in a transaction, again after a random pause when
 // Firestore aborts it for contention. The client library can retry by
-// itself, but its pauses start at one second and double: contention here
-// is brief (two tabs, two workers, a sign-in racing a sign-out), and
-// pauses from 10 ms to 1 s keep a contended request fast.
+// itself, but its pauses start at one second: contention here is brief
+// (two tabs, two workers, a sign-in racing a sign-out). The pause is
+// drawn from [0, p), p starting at 20 ms and doubling up to 2 s, so
+// transactions that collided spread out instead of colliding again.
 func (s *Store) runTx(ctx context.Context, fn func(t *txn) error) error {
-	pause := 10 * time.Millisecond
+	pause := 20 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := s.c.RunTransaction(ctx, func(ctx context.Context, tx *firestore.Transaction) error {
 			t := newTxn(ctx, s.c, tx)
@@ -183,9 +184,9 @@ func (s *Store) runTx(ctx context.Context, fn func(t *txn) error) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(pause/2 + rand.N(pause)):
+		case <-time.After(rand.N(pause)):
 		}
-		pause = min(2*pause, time.Second)
+		pause = min(2*pause, 2*time.Second)
 	}
 }
 

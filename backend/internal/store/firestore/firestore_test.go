@@ -3,6 +3,7 @@ package firestore_test
 import (
 	"context"
 	"crypto/rand"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -21,9 +22,19 @@ import (
 var emulatorHost = os.Getenv("TEST_FIRESTORE_EMULATOR_HOST")
 
 func TestMain(m *testing.M) {
+	flag.Parse()
 	if emulatorHost != "" {
 		// The client library finds the emulator through this variable.
 		os.Setenv("FIRESTORE_EMULATOR_HOST", emulatorHost)
+	}
+	// The contract's tests mostly wait for the emulator (a contended
+	// transaction waits two seconds for its locks there), not for a core:
+	// run more of them at once than -parallel's default, the number of
+	// cores, unless it was given.
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", "8")
 	}
 	os.Exit(m.Run())
 }

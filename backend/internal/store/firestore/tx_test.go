@@ -22,14 +22,23 @@ func TestInTxRunsAgainOnContention(t *testing.T) {
 	}
 	const n = 3
 	var runs atomic.Int32
-	var wg sync.WaitGroup
+	var wg, allRead sync.WaitGroup
+	allRead.Add(n)
 	for range n {
 		wg.Go(func() {
+			first := true
 			err := s.InTx(ctx, func(tx store.Store) error {
 				runs.Add(1)
 				v, err := tx.GetMeta(ctx, "counter")
 				if err != nil {
 					return err
+				}
+				if first {
+					// Every transaction has read the counter before any
+					// writes it: they cannot all commit.
+					first = false
+					allRead.Done()
+					allRead.Wait()
 				}
 				i, _ := strconv.Atoi(v)
 				return tx.SetMeta(ctx, "counter", strconv.Itoa(i+1))
