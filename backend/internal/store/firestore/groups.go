@@ -17,7 +17,7 @@ import (
 // ({email, name, addedAt, attempts: []}) rather than one list field, so a
 // group of thousands stays far below the 1 MiB document limit and adding
 // students writes only the new ones. activeGroups/{tutor email} names the
-// tutor's active group: creating a group creates it in the same
+// tutor's active group: creating an active group writes it in the same
 // transaction, finalizing deletes it, so two concurrent creations cannot
 // both succeed.
 
@@ -80,8 +80,11 @@ func (s *Store) CreateGroup(ctx context.Context, g domain.Group) error {
 			return fmt.Errorf("group %s: %w", g.ID, domain.ErrConflict)
 		}
 		if active {
-			// The lock names the active group; a group the earlier app
-			// made active has no lock, so the tutor's groups are read too.
+			// Every creation of an active group reads and writes the
+			// tutor's lock document, so two at once cannot both commit.
+			// Whether the tutor has an active group is read from the
+			// groups, which covers those the earlier app made active
+			// (they have no lock).
 			if _, err := s.activeGroupOf(ctx, t, tutor); err == nil {
 				return fmt.Errorf("tutor %s already has an active group: %w", tutor, domain.ErrConflict)
 			} else if !isNotFound(err) {

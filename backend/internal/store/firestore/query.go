@@ -11,46 +11,6 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// queryAll runs several queries and returns their documents, each once.
-// Outside a transaction they run side by side (a transaction's reads
-// are sequential).
-func queryAll(ctx context.Context, r reader, qs []query) ([]doc, error) {
-	results := make([][]doc, len(qs))
-	if _, inTx := r.(*txn); inTx || len(qs) == 1 {
-		for i, q := range qs {
-			docs, err := r.query(ctx, q)
-			if err != nil {
-				return nil, err
-			}
-			results[i] = docs
-		}
-	} else {
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(8)
-		for i, q := range qs {
-			g.Go(func() error {
-				docs, err := r.query(gctx, q)
-				results[i] = docs
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return nil, err
-		}
-	}
-	seen := map[string]bool{}
-	var out []doc
-	for _, docs := range results {
-		for _, d := range docs {
-			if !seen[d.ref.Path] {
-				seen[d.ref.Path] = true
-				out = append(out, d)
-			}
-		}
-	}
-	return out, nil
-}
-
 // query describes a Firestore query in a form this package can both send
 // to Firestore and evaluate itself on a transaction's buffered writes
 // (txn.query). It covers what the store asks: equality, "in" and range
@@ -360,4 +320,44 @@ func number(v any) (float64, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// queryAll runs several queries and returns their documents, each once.
+// Outside a transaction they run side by side (a transaction's reads
+// are sequential).
+func queryAll(ctx context.Context, r reader, qs []query) ([]doc, error) {
+	results := make([][]doc, len(qs))
+	if _, inTx := r.(*txn); inTx || len(qs) == 1 {
+		for i, q := range qs {
+			docs, err := r.query(ctx, q)
+			if err != nil {
+				return nil, err
+			}
+			results[i] = docs
+		}
+	} else {
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(8)
+		for i, q := range qs {
+			g.Go(func() error {
+				docs, err := r.query(gctx, q)
+				results[i] = docs
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+	}
+	seen := map[string]bool{}
+	var out []doc
+	for _, docs := range results {
+		for _, d := range docs {
+			if !seen[d.ref.Path] {
+				seen[d.ref.Path] = true
+				out = append(out, d)
+			}
+		}
+	}
+	return out, nil
 }
