@@ -64,11 +64,13 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 test: lint test-go test-web size e2e ## Run every test: Go, frontend unit, bundle budget, end-to-end in Chromium
 
 .PHONY: test-go
-test-go: postgres ## Go unit, store contract (SQLite and PostgreSQL) and API tests
-	scripts/with-postgres.sh go test -count=1 ./...
+test-go: postgres ## Go unit, store contract (SQLite, PostgreSQL, Firestore emulator) and API tests
+	scripts/with-postgres.sh scripts/with-firestore.sh go test -count=1 ./...
 
 # The store contract suite runs on a throwaway PostgreSQL server too; install
 # Debian's when it is missing (root). Without it the suite runs on SQLite only.
+# It also runs on Google's Cloud Firestore emulator when installed (never
+# installed here: scripts/with-firestore.sh warns and the Firestore tests skip).
 .PHONY: postgres
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "Installing Debian's postgresql (apt)…"; \

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
@@ -15,6 +18,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/firestore"
 	"github.com/utpl/simulador/backend/internal/store/postgres"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/transcribe"
@@ -43,7 +47,7 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 	}
 	log := newLogger(cfg, logOut)
 	slog.SetDefault(log)
-	st, err := openStore(ctx, cfg)
+	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -86,19 +90,57 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 
 func (a *app) Close() error { return a.store.Close() }
 
-func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
-	if cfg.DatabaseURL != "" {
+// storeStartTimeout bounds how long the start waits for a store on the
+// network (Firestore retries an unreachable server until its context ends).
+var storeStartTimeout = 30 * time.Second
+
+// openStore opens the store DATABASE_URL selects and logs which one it is
+// (never a password). A store that cannot be reached stops the start.
+func openStore(ctx context.Context, cfg config.Config, log *slog.Logger) (store.Store, error) {
+	switch cfg.StoreKind() {
+	case config.StorePostgres:
+		server := postgresServer(cfg.DatabaseURL)
+		log.Info("store", "kind", "postgres", "server", server)
 		st, err := postgres.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
-			return nil, fmt.Errorf("DATABASE_URL: %w", err)
+			return nil, fmt.Errorf("DATABASE_URL: cannot use PostgreSQL at %s: %w", server, err)
+		}
+		return st, nil
+	case config.StoreFirestore:
+		project := cfg.FirestoreProject()
+		attrs := []any{"kind", "firestore", "project", project}
+		if host := os.Getenv("FIRESTORE_EMULATOR_HOST"); host != "" {
+			attrs = append(attrs, "emulator", host)
+		}
+		log.Info("store", attrs...)
+		octx, cancel := context.WithTimeout(ctx, storeStartTimeout)
+		defer cancel()
+		st, err := firestore.Open(octx, project)
+		if err != nil {
+			return nil, fmt.Errorf("DATABASE_URL: cannot use Firestore (gave up after %s): %w", storeStartTimeout, err)
 		}
 		return st, nil
 	}
+	log.Info("store", "kind", "sqlite", "file", cfg.SQLitePath())
 	st, err := sqlite.Open(ctx, cfg.SQLitePath())
 	if err != nil {
 		return nil, fmt.Errorf("open SQLite store in %s: %w", cfg.DataDir, err)
 	}
 	return st, nil
+}
+
+// postgresServer names a PostgreSQL URL's server and database, without
+// its password or parameters (which may hold one).
+func postgresServer(databaseURL string) string {
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		return "(an unreadable URL)"
+	}
+	server := u.Host + u.Path
+	if name := u.User.Username(); name != "" {
+		server = name + "@" + server
+	}
+	return server
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {

@@ -8,8 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
+	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/httpapi"
 	"github.com/utpl/simulador/backend/internal/webui"
@@ -95,11 +97,26 @@ func firstRunHint(ctx context.Context, a *app, w io.Writer) {
 	fmt.Fprintf(w, `
   No tutor account exists yet. Create the first one from another terminal:
 
-    DATA_DIR=%s bin/simulador users create --email tutor@utpl.edu.ec --password 'una-clave-segura' --role tutor --name "Nombre Apellido"
+    %s bin/simulador users create --email tutor@utpl.edu.ec --password 'una-clave-segura' --role tutor --name "Nombre Apellido"
 
   then sign in at http://%s/login with that email and password.
 
-`, a.cfg.DataDir, hostForHint(a.cfg.Addr))
+`, storeEnv(a.cfg), hostForHint(a.cfg.Addr))
+}
+
+// storeEnv is the environment that points a command at the server's store.
+func storeEnv(cfg config.Config) string {
+	switch cfg.StoreKind() {
+	case config.StorePostgres:
+		return "DATABASE_URL=<the server's DATABASE_URL>" // it holds a password
+	case config.StoreFirestore:
+		env := "DATABASE_URL=" + cfg.DatabaseURL
+		if host := os.Getenv("FIRESTORE_EMULATOR_HOST"); host != "" {
+			env = "FIRESTORE_EMULATOR_HOST=" + host + " " + env
+		}
+		return env
+	}
+	return "DATA_DIR=" + cfg.DataDir
 }
 
 func (a *app) sweepSessions(ctx context.Context) {

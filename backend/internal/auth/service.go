@@ -182,6 +182,7 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 	}
 	subject := claims.TenantID + ":" + claims.ObjectID
 	err = s.store.InTx(ctx, func(tx store.Store) error {
+		created = false // fn may run again (see store.Store.InTx)
 		u, err = tx.UserByIdentity(ctx, "microsoft", subject)
 		if err == nil {
 			return nil

@@ -1,19 +1,31 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/config"
 )
 
+// healthTimeout bounds the store check of /api/health, so a store that
+// hangs is reported instead of holding the probe.
+const healthTimeout = 5 * time.Second
+
+// health tells a load balancer or uptime probe whether the server can
+// serve: 200 when its store answers, 503 when not. Why not goes to the
+// log only (it may name hosts or projects).
 func (a *api) health(c echo.Context) error {
-	if err := a.store.Ping(c.Request().Context()); err != nil {
-		return err
+	ctx, cancel := context.WithTimeout(c.Request().Context(), healthTimeout)
+	defer cancel()
+	if err := a.store.Ping(ctx); err != nil {
+		a.log.Warn("health check: the store does not answer", "err", err)
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "store": "unavailable"})
 	}
-	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "store": "ok"})
 }
 
 type microsoftConfigDTO struct {

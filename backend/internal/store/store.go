@@ -1,7 +1,7 @@
 // Package store declares the persistence interfaces the capability packages
-// depend on. Adapters (sqlite, postgres) implement them on top of the shared
-// SQL implementation in sqlstore; the contract suite in storetest runs against
-// every adapter.
+// depend on. Adapters implement them: sqlite and postgres on top of the
+// shared SQL implementation in sqlstore, firestore on Cloud Firestore; the
+// contract suite in storetest runs against every adapter.
 package store
 
 import (
@@ -53,7 +53,7 @@ type Degrees interface {
 // Groups persists tutors' groups of students.
 type Groups interface {
 	// CreateGroup inserts a group with its students; domain.ErrConflict when
-	// the tutor already has an active group (enforced by a unique index, so
+	// the tutor already has an active group (enforced by the store, so
 	// concurrent creations cannot both succeed).
 	CreateGroup(ctx context.Context, g domain.Group) error
 	GetGroup(ctx context.Context, id string) (domain.Group, error)
@@ -117,7 +117,7 @@ type AttemptFilter struct {
 // Attempts persists rehearsals and their recordings.
 type Attempts interface {
 	// CreateAttempt inserts an attempt; domain.ErrConflict when the student
-	// already has one in progress (a unique index decides races).
+	// already has one in progress (the store decides races).
 	CreateAttempt(ctx context.Context, a domain.Attempt) error
 	GetAttempt(ctx context.Context, id string) (domain.Attempt, error)
 	InProgressAttempt(ctx context.Context, studentID string) (domain.Attempt, error)
@@ -150,9 +150,9 @@ type Feedback interface {
 	// PutTranscript inserts or replaces the recording's transcript.
 	PutTranscript(ctx context.Context, t domain.Transcript) error
 	// PutTranscriptOver inserts t, or replaces the recording's transcript
-	// only when its source is one of over, in one statement (so a
-	// correction saved meanwhile is never overwritten); it reports whether
-	// t was stored.
+	// only when its source is one of over, atomically (so a correction
+	// saved meanwhile is never overwritten); it reports whether t was
+	// stored.
 	PutTranscriptOver(ctx context.Context, t domain.Transcript, over ...string) (bool, error)
 	GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error)
 	ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error)
@@ -191,7 +191,21 @@ type Store interface {
 	Feedback
 
 	// InTx runs fn in one transaction; fn's Store sees and writes only
-	// through it. Nested calls join the outer transaction.
+	// through it. What holds, on every store:
+	//   - Every read inside fn (by ID, by a unique key such as a mail or a
+	//     title, or a list) sees what fn wrote before it in the same
+	//     transaction.
+	//   - Nothing fn wrote is stored unless fn returns nil and the commit
+	//     succeeds; an error from fn is returned as is.
+	//   - Nested calls join the outer transaction.
+	//   - fn may run more than once: a store that finds another transaction
+	//     touched what fn read (Firestore) discards the attempt and runs fn
+	//     again from the start. So fn must be safe to re-run: reset at its
+	//     start whatever it accumulates in variables outside it, and cause
+	//     nothing outside the store (mail, files, another Store) that a
+	//     discarded run would leave behind.
+	//   - When a method inside fn fails, return its error rather than go
+	//     on: on PostgreSQL a failed statement aborts the transaction.
 	InTx(ctx context.Context, fn func(Store) error) error
 	Ping(ctx context.Context) error
 	Close() error

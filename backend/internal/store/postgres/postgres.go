@@ -42,6 +42,12 @@ func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
 		db.Close()
+		var bad *pgconn.ParseConfigError
+		if errors.As(err, &bad) {
+			// Its message quotes the URL, password masked only on a best
+			// effort: say what is wrong without it.
+			return nil, errors.New("not a valid PostgreSQL URL (postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=…)")
+		}
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
 	sub, err := fs.Sub(migrations, "migrations")

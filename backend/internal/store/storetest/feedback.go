@@ -242,8 +242,8 @@ func testJobs(t *testing.T, s store.Store) {
 	}
 	// Concurrent workers never take the same job.
 	var wg sync.WaitGroup
-	claimed := make(chan string, 8)
-	for range 8 {
+	claimed := make(chan string, racers)
+	for range racers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -283,7 +283,7 @@ func testJobs(t *testing.T, s store.Store) {
 	// Concurrent enqueues of one subject leave exactly one job.
 	var okCount atomic.Int32
 	var wg2 sync.WaitGroup
-	for i := range 8 {
+	for i := range racers {
 		wg2.Add(1)
 		go func() {
 			defer wg2.Done()

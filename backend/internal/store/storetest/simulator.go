@@ -165,9 +165,15 @@ func testAttempts(t *testing.T, s store.Store) {
 	if len(mine) != 2 || mine[0].ID != b.ID || mine[0].CaseTitle != "Caso" || mine[0].Area != "Civil" {
 		t.Fatalf("student attempts = %+v", mine)
 	}
-	byMail, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentEmail: "EST@utpl.edu.ec", Limit: 1})
-	if len(byMail) != 1 {
-		t.Fatalf("by email with limit = %+v", byMail)
+	byMail, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentEmail: "EST@utpl.edu.ec", TutorEmail: "Tutor@utpl.edu.ec"})
+	if len(byMail) != 2 || byMail[0].ID != b.ID {
+		t.Fatalf("by student and tutor email = %+v", byMail)
+	}
+	if first, _ := s.ListAttempts(ctx, store.AttemptFilter{StudentEmail: "est@utpl.edu.ec", TutorEmail: "tutor@utpl.edu.ec", Limit: 1}); len(first) != 1 || first[0].ID != b.ID {
+		t.Fatalf("by email with limit = %+v", first)
+	}
+	if inGroup, _ := s.ListAttempts(ctx, store.AttemptFilter{GroupID: "g1"}); len(inGroup) != 2 || inGroup[0].ID != b.ID || inGroup[1].ID != a.ID {
+		t.Fatalf("by group = %+v", inGroup)
 	}
 	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
 		t.Fatalf("recent = %v", ids)
@@ -197,7 +203,7 @@ func testConcurrentAttemptStart(t *testing.T, s store.Store) {
 	c := sampleCase("Carrera", "Civil")
 	_ = s.CreateCase(ctx, c)
 	var wg sync.WaitGroup
-	errs := make([]error, 6)
+	errs := make([]error, racers)
 	for i := range errs {
 		wg.Add(1)
 		go func() {
@@ -271,5 +277,45 @@ func testRecordings(t *testing.T, s store.Store) {
 	// Another attempt may use the same client id without clashing.
 	if _, err := s.GetRecording(ctx, "other", r.ID); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("recording scoped to attempt: %v", err)
+	}
+}
+
+// testAttemptVersionRace: saves of the same version of an attempt (two
+// tabs, a tab and the phase clock) race; exactly one is stored and the
+// others get ErrConflict, so none silently overwrites another.
+func testAttemptVersionRace(t *testing.T, s store.Store) {
+	a := storedAttempt(t, s, "version@utpl.edu.ec", "Versiones")
+	read, err := s.GetAttempt(ctx, a.ID)
+	if err != nil || read.Version != 1 {
+		t.Fatalf("GetAttempt = version %d, %v", read.Version, err)
+	}
+	const n = racers
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			mine := read
+			mine.Notes = fmt.Sprint("notas de la pestaña ", i)
+			errs[i] = s.UpdateAttempt(ctx, mine)
+		})
+	}
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		switch {
+		case err == nil && winner == -1:
+			winner = i
+		case err == nil:
+			t.Fatalf("saves %d and %d of version 1 both succeeded", winner, i)
+		case !errors.Is(err, domain.ErrConflict):
+			t.Fatalf("save %d: %v", i, err)
+		}
+	}
+	if winner == -1 {
+		t.Fatal("no save succeeded")
+	}
+	got, err := s.GetAttempt(ctx, a.ID)
+	if err != nil || got.Version != 2 || got.Notes != fmt.Sprint("notas de la pestaña ", winner) {
+		t.Fatalf("stored = version %d notes %q, %v; want version 2 with save %d's notes", got.Version, got.Notes, err, winner)
 	}
 }

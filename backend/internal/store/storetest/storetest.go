@@ -15,24 +15,42 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
+// Option changes how Run runs the contract.
+type Option func(*options)
+
+type options struct{ parallel bool }
+
+// Parallel runs the contract's tests side by side, each on its own store:
+// for a store whose tests mostly wait (on a network round trip, on an
+// emulator's lock timeout) rather than compute.
+func Parallel() Option { return func(o *options) { o.parallel = true } }
+
 // Run runs the whole contract. newStore must return a fresh store each call.
-func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	tests := map[string]func(t *testing.T, s store.Store){
 		"Users":             testUsers,
 		"Identities":        testIdentities,
 		"Sessions":          testSessions,
+		"SessionRevocation": testSessionRevocation,
 		"Degrees":           testDegrees,
 		"Groups":            testGroups,
 		"OneActiveGroup":    testOneActiveGroupConcurrent,
 		"TxRollback":        testTxRollback,
+		"TxReadsOwnWrites":  testTxReadsOwnWrites,
 		"GroupsByStudent":   testGroupsByStudent,
 		"AddToFinalized":    testAddToFinalizedGroup,
 		"LastLogin":         testLastLogin,
 		"LargeMailInLookup": testLargeMailInLookup,
+		"LargeGroup":        testLargeGroup,
 		"Cases":             testCases,
 		"CatalogSettings":   testCatalogSettings,
 		"Attempts":          testAttempts,
 		"AttemptStartRace":  testConcurrentAttemptStart,
+		"AttemptVersion":    testAttemptVersionRace,
 		"Recordings":        testRecordings,
 		"Transcripts":       testTranscripts,
 		"TranscriptOver":    testTranscriptOver,
@@ -40,11 +58,21 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"Jobs":              testJobs,
 	}
 	for name, fn := range tests {
-		t.Run(name, func(t *testing.T) { fn(t, newStore(t)) })
+		t.Run(name, func(t *testing.T) {
+			if o.parallel {
+				t.Parallel()
+			}
+			fn(t, newStore(t))
+		})
 	}
 }
 
 var ctx = context.Background()
+
+// racers is how many callers the race tests start at once: enough to
+// race, and few enough for the Firestore emulator, which settles each
+// conflict between transactions with a two-second lock timeout.
+const racers = 4
 
 func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
 
@@ -308,7 +336,7 @@ func testGroups(t *testing.T, s store.Store) {
 }
 
 func testOneActiveGroupConcurrent(t *testing.T, s store.Store) {
-	const n = 8
+	const n = racers
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	for i := range n {
@@ -471,5 +499,86 @@ func testLargeMailInLookup(t *testing.T, s store.Store) {
 	}
 	if got, _ := s.GetGroup(ctx, g.ID); len(got.Estudiantes) != 1200 {
 		t.Fatalf("group of 1200 has %d students", len(got.Estudiantes))
+	}
+}
+
+// testSessionRevocation: a revocation takes effect at once. Once
+// DeleteUserSessions or DeleteSession returns, no read finds the session,
+// and a touch racing the revocation (a request of that user arriving at
+// the same time) does not bring it back.
+func testSessionRevocation(t *testing.T, s store.Store) {
+	u := mustUser(t, s, "revocar@utpl.edu.ec", domain.RoleStudent)
+	t0 := now()
+	hashes := []string{"rev-0", "rev-1", "rev-2"}
+	for _, h := range hashes {
+		if err := s.CreateSession(ctx, domain.Session{TokenHash: h, UserID: u.ID, CreatedAt: t0, LastSeenAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone := func(when string, hs ...string) {
+		t.Helper()
+		for _, h := range hs {
+			if se, err := s.GetSession(ctx, h); !errors.Is(err, domain.ErrNotFound) {
+				t.Fatalf("%s: session %s = %+v, %v; want ErrNotFound", when, h, se, err)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for i, h := range hashes {
+		wg.Go(func() {
+			if err := s.TouchSession(ctx, h, t0.Add(time.Duration(i+1)*time.Minute)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if err := s.DeleteUserSessions(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	gone("the read right after DeleteUserSessions", hashes...)
+	wg.Wait()
+	gone("after the racing touches", hashes...)
+
+	// One session, signed out while its user keeps using it.
+	if err := s.CreateSession(ctx, domain.Session{TokenHash: "rev-one", UserID: u.ID, CreatedAt: t0, LastSeenAt: t0, ExpiresAt: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Go(func() {
+		if err := s.TouchSession(ctx, "rev-one", t0.Add(time.Minute)); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := s.DeleteSession(ctx, "rev-one"); err != nil {
+		t.Fatal(err)
+	}
+	gone("the read right after DeleteSession", "rev-one")
+	wg.Wait()
+	gone("after the racing touch", "rev-one")
+}
+
+// testLargeGroup: a group of the largest roster a tutor can load (5,000
+// rows) is stored whole, in one call, and can still grow.
+func testLargeGroup(t *testing.T, s store.Store) {
+	const size = 5000
+	g := newGroup(t, s, "grande@utpl.edu.ec")
+	for i := range size {
+		g.Estudiantes = append(g.Estudiantes, domain.GroupStudent{
+			Email:   fmt.Sprintf("estudiante.numero.%04d@alumnos.utpl.edu.ec", i),
+			Name:    fmt.Sprintf("Nombre Segundo Nombre Apellido Paterno Materno %04d", i),
+			AddedAt: g.CreatedAt,
+		})
+	}
+	if err := s.CreateGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	more := []domain.GroupStudent{{Email: g.Estudiantes[size-1].Email, AddedAt: now()}, {Email: "nuevo.grande@utpl.edu.ec", AddedAt: now()}}
+	if n, err := s.AddGroupStudents(ctx, g.ID, more); err != nil || n != 1 {
+		t.Fatalf("AddGroupStudents to a group of %d = %d, %v; want 1", size, n, err)
+	}
+	got, err := s.GetGroup(ctx, g.ID)
+	if err != nil || len(got.Estudiantes) != size+1 || got.Estudiantes[size].Email != "nuevo.grande@utpl.edu.ec" {
+		t.Fatalf("GetGroup = %d students, %v", len(got.Estudiantes), err)
+	}
+	if ok, err := s.IsActiveGroupMember(ctx, g.Estudiantes[size-1].Email); err != nil || !ok {
+		t.Fatalf("IsActiveGroupMember(the last student) = %v, %v", ok, err)
 	}
 }

@@ -1,0 +1,387 @@
+package firestore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"cloud.google.com/go/firestore"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// attempts/{id} keeps the summary fields lists filter and show beside the
+// snapshots (case, blueprint, rubric, phases, assessments) as JSON text
+// in data, which lists never read (they select the summary fields).
+// inProgressAttempts/{student} names the student's attempt in progress:
+// created with the attempt, deleted when it leaves in_progress, so two
+// tabs starting at once cannot both succeed. version is the attempt's
+// optimistic lock, compared and incremented in the saving transaction.
+//
+// attempts/{id}/recordings/{id} counts its chunks (chunks, bytes) as they
+// are added, so lists need not read attempts/{id}/recordings/{id}/chunks;
+// attempts/{id}/transcripts/{recording} holds a recording's transcript.
+
+type attemptData struct {
+	Case      domain.Case            `json:"case"`
+	Blueprint domain.Blueprint       `json:"blueprint"`
+	Rubric    domain.Rubric          `json:"rubric"`
+	Phases    []domain.Phase         `json:"phases"`
+	Notes     string                 `json:"notes"`
+	Self      *domain.SelfAssessment `json:"self"`
+	Grade     *domain.TutorGrade     `json:"grade"`
+}
+
+// attemptChanges are the fields a saved attempt may change.
+func attemptChanges(a domain.Attempt) map[string]any {
+	var self, tutor *float64
+	if a.Self != nil {
+		self = &a.Self.Score
+	}
+	if a.Grade != nil {
+		tutor = &a.Grade.Score
+	}
+	return map[string]any{
+		"status":     string(a.Status),
+		"selfScore":  floatOrNull(self),
+		"tutorScore": floatOrNull(tutor),
+		"data": jsonText(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases,
+			Notes: a.Notes, Self: a.Self, Grade: a.Grade}),
+		"finishedAt": tsPtr(a.FinishedAt),
+	}
+}
+
+func attemptFields(a domain.Attempt) map[string]any {
+	f := attemptChanges(a)
+	for k, v := range map[string]any{
+		"studentId":    a.StudentID,
+		"studentEmail": domain.NormalizeEmail(a.StudentEmail),
+		"studentName":  a.StudentName,
+		"groupId":      a.GroupID,
+		"tutorEmail":   domain.NormalizeEmail(a.TutorEmail),
+		"degreeId":     a.DegreeID,
+		"caseId":       a.Case.ID,
+		"caseTitle":    a.Case.Title,
+		"area":         a.Case.Area,
+		"mode":         string(a.Mode),
+		"createdAt":    ts(a.CreatedAt),
+		"version":      int64(1),
+	} {
+		f[k] = v
+	}
+	return f
+}
+
+func attemptFrom(d doc) (domain.Attempt, error) {
+	f := d.data
+	var data attemptData
+	if err := f.json("data", &data); err != nil {
+		return domain.Attempt{}, fmt.Errorf("attempt %s: %w", d.ref.ID, err)
+	}
+	return domain.Attempt{
+		ID: d.ref.ID, StudentID: f.str("studentId"), StudentEmail: f.str("studentEmail"), StudentName: f.str("studentName"),
+		GroupID: f.str("groupId"), TutorEmail: f.str("tutorEmail"), DegreeID: f.str("degreeId"),
+		Mode: domain.Mode(f.str("mode")), Status: domain.AttemptStatus(f.str("status")),
+		Case: data.Case, Blueprint: data.Blueprint, Rubric: data.Rubric, Phases: data.Phases, Notes: data.Notes,
+		Self: data.Self, Grade: data.Grade,
+		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"), Version: int(f.int("version")),
+	}, nil
+}
+
+var summaryFields = []string{"studentId", "studentEmail", "studentName", "groupId", "mode", "status", "caseTitle", "area",
+	"selfScore", "tutorScore", "createdAt", "finishedAt"}
+
+func summaryFrom(d doc) (domain.AttemptSummary, error) {
+	f := d.data
+	return domain.AttemptSummary{
+		ID: d.ref.ID, StudentID: f.str("studentId"), StudentEmail: f.str("studentEmail"), StudentName: f.str("studentName"),
+		GroupID: f.str("groupId"), Mode: domain.Mode(f.str("mode")), Status: domain.AttemptStatus(f.str("status")),
+		CaseTitle: f.str("caseTitle"), Area: f.str("area"), SelfScore: f.floatPtr("selfScore"), TutorScore: f.floatPtr("tutorScore"),
+		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"),
+	}, nil
+}
+
+func (s *Store) CreateAttempt(ctx context.Context, a domain.Attempt) error {
+	return s.write(ctx, func(t *txn) error {
+		ref, lock := s.ref(colAttempts, a.ID), s.ref(colInProgress, a.StudentID)
+		docs, err := t.getAll(ctx, []*firestoreRef{ref, lock})
+		if err != nil {
+			return err
+		}
+		if docs[0].exists {
+			return fmt.Errorf("attempt %s: %w", a.ID, domain.ErrConflict)
+		}
+		if a.Status == domain.AttemptInProgress {
+			if docs[1].exists {
+				cur, err := t.get(ctx, s.ref(colAttempts, docs[1].data.str("attemptId")))
+				if err != nil {
+					return err
+				}
+				if cur.exists && cur.data.str("status") == string(domain.AttemptInProgress) {
+					return fmt.Errorf("student %s has an attempt in progress: %w", a.StudentID, domain.ErrConflict)
+				}
+			}
+			t.set(lock, map[string]any{"attemptId": a.ID})
+		}
+		t.create(ref, attemptFields(a))
+		return nil
+	})
+}
+
+func (s *Store) GetAttempt(ctx context.Context, id string) (domain.Attempt, error) {
+	d, err := s.read().get(ctx, s.ref(colAttempts, id))
+	if err != nil {
+		return domain.Attempt{}, err
+	}
+	return one(d, attemptFrom)
+}
+
+func (s *Store) InProgressAttempt(ctx context.Context, studentID string) (domain.Attempt, error) {
+	r := s.read()
+	lock, err := r.get(ctx, s.ref(colInProgress, studentID))
+	if err != nil {
+		return domain.Attempt{}, err
+	}
+	if lock.exists {
+		d, err := r.get(ctx, s.ref(colAttempts, lock.data.str("attemptId")))
+		if err != nil {
+			return domain.Attempt{}, err
+		}
+		if d.exists && d.data.str("status") == string(domain.AttemptInProgress) {
+			return attemptFrom(d)
+		}
+	}
+	return domain.Attempt{}, fmt.Errorf("attempt in progress of %s: %w", studentID, domain.ErrNotFound)
+}
+
+// UpdateAttempt compares the version inside its transaction, so of two
+// saves of the same version exactly one succeeds.
+func (s *Store) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.ref(colAttempts, a.ID))
+		if err != nil {
+			return err
+		}
+		if !d.exists || d.data.int("version") != int64(a.Version) {
+			return fmt.Errorf("attempt %s changed since it was read: %w", a.ID, domain.ErrConflict)
+		}
+		if d.data.str("status") == string(domain.AttemptInProgress) && a.Status != domain.AttemptInProgress {
+			lock := s.ref(colInProgress, d.data.str("studentId"))
+			l, err := t.get(ctx, lock)
+			if err != nil {
+				return err
+			}
+			if l.exists && l.data.str("attemptId") == a.ID {
+				t.delete(lock)
+			}
+		}
+		changes := attemptChanges(a)
+		changes["version"] = int64(a.Version) + 1
+		t.update(d, changes)
+		return nil
+	})
+}
+
+// ListAttempts filters in Firestore and orders newest first, then by ID;
+// every combination of filters the services use has its composite index
+// in firestore.indexes.json.
+func (s *Store) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.AttemptSummary, error) {
+	q := collection(colAttempts)
+	for _, c := range []struct{ field, v string }{
+		{"studentId", f.StudentID}, {"studentEmail", domain.NormalizeEmail(f.StudentEmail)},
+		{"tutorEmail", domain.NormalizeEmail(f.TutorEmail)}, {"groupId", f.GroupID},
+		{"status", string(f.Status)}, {"mode", string(f.Mode)},
+	} {
+		if c.v != "" {
+			q = q.whereEq(c.field, c.v)
+		}
+	}
+	if f.Ungraded {
+		q = q.whereEq("tutorScore", nil)
+	}
+	q = q.orderBy("createdAt", true).orderBy(firestore.DocumentID, false).selecting(summaryFields...)
+	if f.Limit > 0 {
+		q = q.take(f.Limit)
+	}
+	docs, err := s.read().query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(docs, summaryFrom)
+}
+
+func (s *Store) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	// Ordered as ListAttempts orders, so both use one index.
+	docs, err := s.read().query(ctx, collection(colAttempts).whereEq("studentId", studentID).
+		orderBy("createdAt", true).orderBy(firestore.DocumentID, false).take(n).selecting("caseId"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range docs {
+		out = append(out, d.data.str("caseId"))
+	}
+	return out, nil
+}
+
+func (s *Store) recordingRef(attemptID, id string) *firestoreRef {
+	return s.ref(colAttempts, attemptID).Collection(colRecordings).Doc(docID(id))
+}
+
+func recordingFrom(d doc) (domain.Recording, error) {
+	f := d.data
+	r := domain.Recording{
+		ID: d.ref.ID, AttemptID: d.ref.Parent.Parent.ID, Phase: int(f.int("phase")), MimeType: f.str("mimeType"),
+		Chunks: int(f.int("chunks")), Bytes: f.int("bytes"), DurationMs: f.int("durationMs"),
+		Complete: f.bool("complete"), Deleted: f.bool("deleted"), CreatedAt: f.time("createdAt"),
+	}
+	if err := f.json("levels", &r.Levels); err != nil {
+		return r, fmt.Errorf("recording %s: %w", d.ref.Path, err)
+	}
+	r.Levels = nonNil(r.Levels)
+	return r, nil
+}
+
+func (s *Store) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
+	var stored domain.Recording
+	err := s.write(ctx, func(t *txn) error {
+		ref := s.recordingRef(r.AttemptID, r.ID)
+		d, err := t.get(ctx, ref)
+		if err != nil {
+			return err
+		}
+		if !d.exists {
+			t.create(ref, map[string]any{
+				"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
+				"complete": r.Complete, "deleted": r.Deleted, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
+			})
+			if d, err = t.get(ctx, ref); err != nil {
+				return err
+			}
+		}
+		stored, err = recordingFrom(d)
+		return err
+	})
+	return stored, err
+}
+
+func (s *Store) GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error) {
+	d, err := s.read().get(ctx, s.recordingRef(attemptID, id))
+	if err != nil {
+		return domain.Recording{}, err
+	}
+	return one(d, recordingFrom)
+}
+
+func (s *Store) ListRecordings(ctx context.Context, attemptID string) ([]domain.Recording, error) {
+	docs, err := s.read().query(ctx, subcollection(s.ref(colAttempts, attemptID), colRecordings))
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeAll(docs, recordingFrom)
+	slices.SortFunc(out, func(a, b domain.Recording) int {
+		return cmp.Or(cmp.Compare(a.Phase, b.Phase), a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
+	})
+	return out, err
+}
+
+func (s *Store) RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error) {
+	if limit <= 0 {
+		return []domain.Recording{}, nil
+	}
+	docs, err := s.read().query(ctx, collectionGroup(colRecordings).whereEq("deleted", false).
+		with(cond{"createdAt", "<", t}).orderBy("createdAt", false).take(limit))
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(docs, recordingFrom)
+}
+
+func (s *Store) UpdateRecording(ctx context.Context, r domain.Recording) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.recordingRef(r.AttemptID, r.ID))
+		if err != nil {
+			return err
+		}
+		if !d.exists {
+			return fmt.Errorf("recording %s/%s: %w", r.AttemptID, r.ID, domain.ErrNotFound)
+		}
+		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
+		return nil
+	})
+}
+
+func (s *Store) chunkRef(attemptID, recordingID string, seq int) *firestoreRef {
+	return s.recordingRef(attemptID, recordingID).Collection(colChunks).Doc(strconv.Itoa(seq))
+}
+
+func chunkFrom(d doc) (domain.ChunkInfo, error) {
+	return domain.ChunkInfo{Seq: int(d.data.int("seq")), Bytes: d.data.int("bytes"), SHA256: d.data.str("sha256")}, nil
+}
+
+// AddChunk stores the chunk and counts it on the recording in one
+// transaction.
+func (s *Store) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
+	return s.write(ctx, func(t *txn) error {
+		docs, err := t.getAll(ctx, []*firestoreRef{s.recordingRef(attemptID, recordingID), s.chunkRef(attemptID, recordingID, c.Seq)})
+		if err != nil {
+			return err
+		}
+		rec, chunk := docs[0], docs[1]
+		if !rec.exists {
+			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, domain.ErrNotFound)
+		}
+		if chunk.exists {
+			return fmt.Errorf("chunk %d of %s/%s: %w", c.Seq, attemptID, recordingID, domain.ErrConflict)
+		}
+		t.create(chunk.ref, map[string]any{"seq": int64(c.Seq), "bytes": c.Bytes, "sha256": c.SHA256})
+		t.update(rec, map[string]any{"chunks": rec.data.int("chunks") + 1, "bytes": rec.data.int("bytes") + c.Bytes})
+		return nil
+	})
+}
+
+func (s *Store) GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error) {
+	d, err := s.read().get(ctx, s.chunkRef(attemptID, recordingID, seq))
+	if err != nil {
+		return domain.ChunkInfo{}, err
+	}
+	return one(d, chunkFrom)
+}
+
+func (s *Store) ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error) {
+	docs, err := s.read().query(ctx, subcollection(s.recordingRef(attemptID, recordingID), colChunks))
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeAll(docs, chunkFrom)
+	slices.SortFunc(out, func(a, b domain.ChunkInfo) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out, err
+}
+
+func (s *Store) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {
+	return s.write(ctx, func(t *txn) error {
+		rec, err := t.get(ctx, s.recordingRef(attemptID, recordingID))
+		if err != nil {
+			return err
+		}
+		chunks, err := t.query(ctx, subcollection(rec.ref, colChunks))
+		if err != nil {
+			return err
+		}
+		for _, c := range chunks {
+			t.delete(c.ref)
+		}
+		if rec.exists {
+			t.update(rec, map[string]any{"chunks": int64(0), "bytes": int64(0)})
+		}
+		return nil
+	})
+}

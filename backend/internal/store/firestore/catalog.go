@@ -1,0 +1,211 @@
+package firestore
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// cases/{id}, with caseTitles/{degree|title} holding the case ID: it makes
+// titles unique per degree and turns GetCaseByTitle into two reads by ID.
+// blueprints/{degree} and rubrics/{degree} keep the settings as JSON;
+// meta/{key} small values.
+
+func caseFields(c domain.Case) map[string]any {
+	bases := make([]any, 0, len(c.LegalBases))
+	for _, b := range c.LegalBases {
+		bases = append(bases, map[string]any{"norm": b.Norm, "article": b.Article})
+	}
+	return map[string]any{
+		"degreeId":   c.DegreeID,
+		"area":       c.Area,
+		"title":      c.Title,
+		"facts":      c.Facts,
+		"questions":  nonNil(c.Questions),
+		"followUps":  nonNil(c.FollowUps),
+		"keyPoints":  nonNil(c.KeyPoints),
+		"legalBases": bases,
+		"status":     string(c.Status),
+		"demo":       c.Demo,
+		"createdAt":  ts(c.CreatedAt),
+		"updatedAt":  ts(c.UpdatedAt),
+	}
+}
+
+func caseFrom(d doc) (domain.Case, error) {
+	f := d.data
+	c := domain.Case{
+		ID:         d.ref.ID,
+		DegreeID:   f.str("degreeId"),
+		Area:       f.str("area"),
+		Title:      f.str("title"),
+		Facts:      f.str("facts"),
+		Questions:  f.strs("questions"),
+		FollowUps:  f.strs("followUps"),
+		KeyPoints:  f.strs("keyPoints"),
+		LegalBases: []domain.LegalBase{},
+		Status:     domain.CaseStatus(f.str("status")),
+		Demo:       f.bool("demo"),
+		CreatedAt:  f.time("createdAt"),
+		UpdatedAt:  f.time("updatedAt"),
+	}
+	for _, b := range f.list("legalBases") {
+		c.LegalBases = append(c.LegalBases, domain.LegalBase{Norm: b.str("norm"), Article: b.str("article")})
+	}
+	return c, nil
+}
+
+func (s *Store) caseTitleRef(degreeID, title string) *firestoreRef {
+	return s.ref(colCaseTitles, degreeID, title)
+}
+
+// ListCases reads a degree's bank (or every case) and filters it here:
+// a bank is a few hundred cases, and no composite index is needed.
+func (s *Store) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, error) {
+	q := collection(colCases)
+	if f.DegreeID != "" {
+		q = q.whereEq("degreeId", f.DegreeID)
+	}
+	docs, err := s.read().query(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	all, err := decodeAll(docs, caseFrom)
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0]
+	for _, c := range all {
+		if (f.Area == "" || c.Area == f.Area) && (f.Status == "" || c.Status == f.Status) {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.Case) int {
+		return cmp.Or(strings.Compare(a.Area, b.Area), strings.Compare(a.Title, b.Title))
+	})
+	return out, nil
+}
+
+func (s *Store) GetCase(ctx context.Context, id string) (domain.Case, error) {
+	d, err := s.read().get(ctx, s.ref(colCases, id))
+	if err != nil {
+		return domain.Case{}, err
+	}
+	return one(d, caseFrom)
+}
+
+func (s *Store) GetCaseByTitle(ctx context.Context, degreeID, title string) (domain.Case, error) {
+	k, err := s.read().get(ctx, s.caseTitleRef(degreeID, title))
+	if err != nil {
+		return domain.Case{}, err
+	}
+	if !k.exists {
+		return domain.Case{}, fmt.Errorf("case %q: %w", title, domain.ErrNotFound)
+	}
+	return s.GetCase(ctx, k.data.str("caseId"))
+}
+
+func (s *Store) CreateCase(ctx context.Context, c domain.Case) error {
+	return s.write(ctx, func(t *txn) error {
+		docs, err := t.getAll(ctx, []*firestoreRef{s.ref(colCases, c.ID), s.caseTitleRef(c.DegreeID, c.Title)})
+		if err != nil {
+			return err
+		}
+		if docs[0].exists || docs[1].exists {
+			return fmt.Errorf("case %s %q: %w", c.ID, c.Title, domain.ErrConflict)
+		}
+		t.create(docs[0].ref, caseFields(c))
+		t.create(docs[1].ref, map[string]any{"caseId": c.ID})
+		return nil
+	})
+}
+
+func (s *Store) UpdateCase(ctx context.Context, c domain.Case) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.ref(colCases, c.ID))
+		if err != nil {
+			return err
+		}
+		if !d.exists {
+			return fmt.Errorf("case %s: %w", c.ID, domain.ErrNotFound)
+		}
+		oldKey, newKey := s.caseTitleRef(d.data.str("degreeId"), d.data.str("title")), s.caseTitleRef(c.DegreeID, c.Title)
+		if oldKey.Path != newKey.Path {
+			keys, err := t.getAll(ctx, []*firestoreRef{oldKey, newKey})
+			if err != nil {
+				return err
+			}
+			if keys[1].exists && keys[1].data.str("caseId") != c.ID {
+				return fmt.Errorf("case %q: %w", c.Title, domain.ErrConflict)
+			}
+			if keys[0].exists && keys[0].data.str("caseId") == c.ID {
+				t.delete(oldKey)
+			}
+			t.create(newKey, map[string]any{"caseId": c.ID})
+		}
+		changes := caseFields(c)
+		delete(changes, "createdAt")
+		t.update(d, changes)
+		return nil
+	})
+}
+
+func (s *Store) GetBlueprint(ctx context.Context, degreeID string) (domain.Blueprint, error) {
+	var b domain.Blueprint
+	return b, s.getJSON(ctx, s.ref(colBlueprints, degreeID), &b)
+}
+
+func (s *Store) PutBlueprint(ctx context.Context, b domain.Blueprint, at time.Time) error {
+	return s.write(ctx, func(t *txn) error {
+		t.set(s.ref(colBlueprints, b.DegreeID), map[string]any{"degreeId": b.DegreeID, "data": jsonText(b), "updatedAt": ts(at)})
+		return nil
+	})
+}
+
+func (s *Store) GetRubric(ctx context.Context, degreeID string) (domain.Rubric, error) {
+	var r domain.Rubric
+	return r, s.getJSON(ctx, s.ref(colRubrics, degreeID), &r)
+}
+
+func (s *Store) PutRubric(ctx context.Context, r domain.Rubric, at time.Time) error {
+	return s.write(ctx, func(t *txn) error {
+		t.set(s.ref(colRubrics, r.DegreeID), map[string]any{"degreeId": r.DegreeID, "version": int64(r.Version), "data": jsonText(r), "updatedAt": ts(at)})
+		return nil
+	})
+}
+
+// getJSON decodes the data field of the document at ref into dst.
+func (s *Store) getJSON(ctx context.Context, ref *firestoreRef, dst any) error {
+	d, err := s.read().get(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if !d.exists {
+		return fmt.Errorf("%s: %w", ref.Path, domain.ErrNotFound)
+	}
+	return d.data.json("data", dst)
+}
+
+func (s *Store) GetMeta(ctx context.Context, key string) (string, error) {
+	d, err := s.read().get(ctx, s.ref(colMeta, key))
+	if err != nil {
+		return "", err
+	}
+	if !d.exists {
+		return "", fmt.Errorf("meta %s: %w", key, domain.ErrNotFound)
+	}
+	return d.data.str("value"), nil
+}
+
+func (s *Store) SetMeta(ctx context.Context, key, value string) error {
+	return s.write(ctx, func(t *txn) error {
+		t.set(s.ref(colMeta, key), map[string]any{"value": value})
+		return nil
+	})
+}
