@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -278,4 +279,11 @@ func origin(raw string) string {
 // already removed a client's X-Forwarded-Proto.
 func isHTTPS(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// attachment is a Content-Disposition that downloads a file named name,
+// quoted or RFC 2231-encoded as needed so no part of name becomes another
+// parameter.
+func attachment(name string) string {
+	return mime.FormatMediaType("attachment", map[string]string{"filename": name})
 }

@@ -1,0 +1,89 @@
+package httpapi_test
+
+// Regression tests for the findings of the security review (see
+// docs/security.md): each reproduces the probe that showed the problem.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+// A student chose the recording's MIME type, and the media endpoint echoed
+// it: "audio/webm;a=b,text/html" made Chromium render the chunk the student
+// uploaded as an HTML page on the app's origin, opened by the tutor.
+func TestMediaIsServedAsCanonicalAudioNeverAsADocument(t *testing.T) {
+	e := newEnv(t)
+	a := e.start(studentInGrp, "entrenamiento")
+	e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, http.StatusOK)
+	page := []byte(`<!doctype html><meta http-equiv="refresh" content="0;url=https://attacker.example/login"><h1>Su sesión expiró</h1>`)
+
+	// The review's probe: the type is refused, so nothing is stored.
+	probe := "/api/attempts/" + a.ID + "/recordings/rec-html-0001"
+	e.expectRefusal(studentInGrp, http.MethodPut, probe, map[string]any{"phase": 1, "mimeType": "audio/webm;a=b,text/html"},
+		http.StatusBadRequest, "invalid_mime")
+
+	// Parameters other than codecs are dropped; a video container of an
+	// audio-only take is served as audio.
+	for i, tc := range []struct{ raw, want string }{
+		{"audio/webm;codecs=opus", "audio/webm;codecs=opus"},
+		{`AUDIO/OGG; codecs="opus"; rate=48k`, "audio/ogg;codecs=opus"},
+		{"video/webm;codecs=opus", "audio/webm;codecs=opus"},
+		{"audio/mp4;codecs=mp4a.40.2", "audio/mp4;codecs=mp4a.40.2"},
+		{"audio/webm; x=<script>", ""},
+		{"text/html", ""},
+	} {
+		res := e.do(studentInGrp, http.MethodPut, fmt.Sprintf("/api/attempts/%s/recordings/rec-type-%04d", a.ID, i),
+			map[string]any{"phase": 1, "mimeType": tc.raw})
+		if tc.want == "" {
+			if res.Code != http.StatusBadRequest {
+				t.Errorf("mimeType %q = %d, want 400", tc.raw, res.Code)
+			}
+			continue
+		}
+		if got := decode[struct {
+			MimeType string `json:"mimeType"`
+		}](t, res); res.Code != http.StatusOK || got.MimeType != tc.want {
+			t.Errorf("mimeType %q = %d %q, want %q", tc.raw, res.Code, got.MimeType, tc.want)
+		}
+	}
+
+	// A recording stored before the type was checked still plays, as the
+	// audio type it names, and is never rendered as a page.
+	old := domain.Recording{ID: "rec-stored-before", AttemptID: a.ID, Phase: 1, MimeType: "audio/webm;a=b,text/html", CreatedAt: e.clock.Now()}
+	if _, err := e.store.CreateRecording(context.Background(), old); err != nil {
+		t.Fatal(err)
+	}
+	base := "/api/attempts/" + a.ID + "/recordings/" + old.ID
+	if res := e.do(studentInGrp, http.MethodPut, base+"/chunks/0", page); res.Code != http.StatusOK {
+		t.Fatalf("chunk = %d %s", res.Code, res.Body)
+	}
+	for _, role := range []string{tutor, studentInGrp} {
+		res := e.do(role, http.MethodGet, base+"/media", nil, "Sec-Fetch-Dest", "document")
+		h := res.Header()
+		if res.Code != http.StatusOK || res.Body.String() != string(page) {
+			t.Fatalf("media as %s = %d", role, res.Code)
+		}
+		if ct := h.Get("Content-Type"); ct != "audio/webm" {
+			t.Errorf("media as %s: Content-Type %q, want audio/webm", role, ct)
+		}
+		if cd := h.Get("Content-Disposition"); !strings.HasPrefix(cd, "attachment;") {
+			t.Errorf("media as %s: Content-Disposition %q, want attachment", role, cd)
+		}
+		if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "sandbox") {
+			t.Errorf("media as %s: CSP %q has no sandbox", role, csp)
+		}
+		if h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("media as %s: no nosniff", role)
+		}
+	}
+	got := e.mustAttempt(tutor, http.MethodGet, "/api/attempts/"+a.ID, nil, http.StatusOK)
+	raw := e.do(tutor, http.MethodGet, "/api/attempts/"+a.ID, nil).Body.String()
+	if len(got.Recordings) == 0 || strings.Contains(raw, "text/html") {
+		t.Errorf("the attempt still names the stored type: %s", raw)
+	}
+}
