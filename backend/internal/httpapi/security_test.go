@@ -87,3 +87,60 @@ func TestMediaIsServedAsCanonicalAudioNeverAsADocument(t *testing.T) {
 		t.Errorf("the attempt still names the stored type: %s", raw)
 	}
 }
+
+// After grading, the student could still save an edited transcript, and it
+// replaced the tutor's correction (and the evidence computed from it).
+func TestGradedTranscriptIsLockedForTheStudent(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	base := "/api/attempts/" + ids["attempt"]
+	transcript := base + "/recordings/" + ids["rec"] + "/transcript"
+	a := e.mustAttempt(studentInGrp, http.MethodGet, base, nil, http.StatusOK)
+
+	// Before any grade or correction the student may correct their own.
+	if res := e.do(studentInGrp, http.MethodPut, transcript, transcriptBody("edited", "mi versión")); res.Code != http.StatusOK {
+		t.Fatalf("student correction before grading = %d %s", res.Code, res.Body)
+	}
+	// The tutor's correction wins over the student's, even before grading.
+	if res := e.do(tutor, http.MethodPut, transcript, transcriptBody("edited", "corrección del tutor")); res.Code != http.StatusOK {
+		t.Fatalf("tutor correction = %d %s", res.Code, res.Body)
+	}
+	e.expectRefusal(studentInGrp, http.MethodPut, transcript, transcriptBody("edited", "reescrito"), http.StatusConflict, "transcript_corrected")
+
+	a = e.finish(studentInGrp, a, 3)
+	e.mustAttempt(tutor, http.MethodPost, base+"/grade", map[string]any{"levels": levelsAll(a, 3), "comments": ""}, http.StatusOK)
+
+	// The review's probe: after the grade, the student's edit is refused...
+	e.expectRefusal(studentInGrp, http.MethodPut, transcript, transcriptBody("edited", "reescrito después de la nota"),
+		http.StatusConflict, "attempt_graded")
+	res := e.do(studentInGrp, http.MethodPut, transcript, transcriptBody("edited", "reescrito después de la nota"))
+	if msg := decode[apiError](t, res).Error.Message; !strings.Contains(msg, "calificó") {
+		t.Errorf("message = %q, want a Spanish explanation", msg)
+	}
+	// ...and so is a live transcript sent late.
+	e.expectRefusal(studentInGrp, http.MethodPut, transcript, transcriptBody("browser", "otra cosa"), http.StatusConflict, "attempt_graded")
+	// The tutor may still correct it; the other roles never could.
+	if res := e.do(tutor, http.MethodPut, transcript, transcriptBody("edited", "segunda corrección del tutor")); res.Code != http.StatusOK {
+		t.Fatalf("tutor correction after grading = %d %s", res.Code, res.Body)
+	}
+	for role, want := range map[string]int{otherTutor: http.StatusNotFound, studentNoGrp: http.StatusNotFound, guest: http.StatusUnauthorized} {
+		if res := e.do(role, http.MethodPut, transcript, transcriptBody("edited", "ajeno")); res.Code != want {
+			t.Errorf("%s = %d, want %d", role, res.Code, want)
+		}
+	}
+	got := decode[evidenceResp](t, e.do(studentInGrp, http.MethodGet, base, nil))
+	if tr := got.Recordings[0].Transcript; tr == nil || tr.Text != "segunda corrección del tutor" {
+		t.Fatalf("stored transcript = %+v", tr)
+	}
+}
+
+// A transcript could be saved for a recording the student had deleted.
+func TestNoTranscriptForADeletedRecording(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	rec := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]
+	if res := e.do(studentInGrp, http.MethodDelete, rec, nil); res.Code != http.StatusNoContent {
+		t.Fatalf("delete = %d", res.Code)
+	}
+	e.expectRefusal(studentInGrp, http.MethodPut, rec+"/transcript", transcriptBody("edited", "texto"), http.StatusConflict, "recording_closed")
+}
