@@ -257,7 +257,7 @@ func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
 		}
 		get := func(name string) string {
 			if i := col[name]; i < len(rec) {
-				return rec[i]
+				return sheetcsv.UnescapeFormula(rec[i])
 			}
 			return ""
 		}
@@ -302,11 +302,14 @@ func splitLines(s string) []string {
 }
 
 // Export returns the degree's cases (all degrees when degreeID is "") in
-// the exchange format.
+// the exchange format; an unknown degree is not found.
 func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, error) {
 	names, err := s.DegreeNames(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := names[degreeID]; degreeID != "" && !ok {
+		return nil, domain.NotFound("degree_not_found", "La carrera no existe.")
 	}
 	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: degreeID})
 	if err != nil {
@@ -336,7 +339,8 @@ func WriteJSON(w io.Writer, cases []ExchangeCase) error {
 }
 
 // WriteCSV writes cases in the CSV exchange format, UTF-8 with a BOM so
-// Excel shows accents right.
+// Excel shows accents right. Cells that a spreadsheet would run as formulas
+// are escaped (sheetcsv.EscapeFormula); the CSV import undoes it.
 func WriteCSV(w io.Writer, cases []ExchangeCase) error {
 	if _, err := io.WriteString(w, "\ufeff"); err != nil {
 		return err
@@ -352,6 +356,9 @@ func WriteCSV(w io.Writer, cases []ExchangeCase) error {
 		}
 		rec := []string{c.Degree, c.Area, c.Title, c.Facts, strings.Join(c.Questions, "\n"), strings.Join(c.FollowUps, "\n"),
 			strings.Join(c.KeyPoints, "\n"), strings.Join(bases, "\n"), c.Status, fmt.Sprint(c.Demo)}
+		for i, cell := range rec {
+			rec[i] = sheetcsv.EscapeFormula(cell)
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

