@@ -36,6 +36,8 @@ type Config struct {
 	AllowShortTimings bool
 	// RecordingRetention deletes recordings older than this; 0 keeps them.
 	RecordingRetention time.Duration
+	// CaseImportMaxRows caps the cases of one import file.
+	CaseImportMaxRows int
 
 	Microsoft  Microsoft
 	Site       Site
@@ -157,6 +159,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	} else {
 		c.RecordingRetention = time.Duration(days) * 24 * time.Hour
 	}
+	c.CaseImportMaxRows = integer(get, bad, "CASE_IMPORT_MAX_ROWS", 2000, 1, 100000)
 	c.SessionIdle = duration(get, bad, "SESSION_IDLE_TIMEOUT", "12h")
 	c.SessionMax = duration(get, bad, "SESSION_MAX_AGE", "168h")
 	if c.SessionIdle > c.SessionMax && c.SessionMax > 0 {
@@ -274,6 +277,16 @@ func duration(get func(string, string) string, bad func(string, string, string),
 		bad(key, v, "expected a positive duration such as 30m or 12h")
 	}
 	return d
+}
+
+func integer(get func(string, string) string, bad func(string, string, string), key string, def, lo, hi int) int {
+	v := get(key, strconv.Itoa(def))
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		bad(key, v, fmt.Sprintf("expected a whole number between %d and %d", lo, hi))
+		return def
+	}
+	return n
 }
 
 func boolean(get func(string, string) string, bad func(string, string, string), key string) bool {

@@ -20,7 +20,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || !strings.HasSuffix(c.DataDir, "/data") || c.SessionIdle != 12*time.Hour ||
-		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" {
+		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" || c.CaseImportMaxRows != 2000 {
 		t.Fatalf("defaults = %+v", c)
 	}
 }
@@ -92,6 +92,8 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"MEDIA_BUCKET", "gs://bucket"}, "MEDIA_BUCKET"},
 		{[]string{"MEDIA_BUCKET", "Bucket"}, "MEDIA_BUCKET"},
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
+		{[]string{"CASE_IMPORT_MAX_ROWS", "0"}, "CASE_IMPORT_MAX_ROWS"},
+		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {

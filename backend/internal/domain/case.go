@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // CaseStatus is whether a case can be drawn.
@@ -109,13 +110,25 @@ func (c Case) Validate() []CaseProblem {
 			add("legalBases", fmt.Sprintf("Bases legales: la norma %d no es válida.", i+1))
 		}
 		if !articlePattern.MatchString(b.Article) {
-			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: 76, 195.1, 76.7.l).", b.Article))
+			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: 76, 195.1, 76.7.l).", Shorten(b.Article)))
 		}
 	}
 	if c.Status != CaseActive && c.Status != CaseRetired {
 		add("status", "El estado debe ser active o retired.")
 	}
 	return ps
+}
+
+// maxShown caps how much of a user's value a message repeats, so a pasted
+// paragraph (or a hostile megabyte) does not flood the error list.
+const maxShown = 80
+
+// Shorten cuts s to maxShown characters for a message, marking the cut.
+func Shorten(s string) string {
+	if utf8.RuneCountInString(s) <= maxShown {
+		return s
+	}
+	return string([]rune(s)[:maxShown]) + "…"
 }
 
 // newlines turns Windows (\r\n) and old Mac (\r) line ends into \n. A CSV
