@@ -479,7 +479,7 @@ func login(ctx context.Context, c *http.Client, base, email string) (string, err
 		return "", fmt.Errorf("sign in %s: %d %s", email, res.status, res.body)
 	}
 	for _, ck := range res.cookies {
-		if ck.Name == "simulador_session" && ck.Value != "" {
+		if ck.Name == "__Host-simulador_session" && ck.Value != "" {
 			return ck.Value, nil
 		}
 	}
@@ -541,7 +541,7 @@ func do(ctx context.Context, c *http.Client, method, url, cookie, contentType st
 		req.Header.Set("Content-Type", contentType)
 	}
 	if cookie != "" {
-		req.Header.Set("Cookie", "simulador_session="+cookie)
+		req.Header.Set("Cookie", "__Host-simulador_session="+cookie)
 	}
 	req.Header.Set("Sec-Fetch-Site", "same-origin") // what a browser sends from the app's page
 	for k, v := range header {

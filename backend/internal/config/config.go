@@ -27,7 +27,7 @@ type Config struct {
 	LogLevel    string // debug, info, warn, error
 	LogFormat   string // text or json
 
-	CookieSecure string // auto (Secure when the request came over HTTPS), always, never
+	CookieSecure string // always (default: Secure, __Host- prefixed session cookie) or never (plain HTTP off loopback)
 	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
 	SessionIdle  time.Duration
 	SessionMax   time.Duration
@@ -108,7 +108,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		MediaBucket:  get("MEDIA_BUCKET", ""),
 		LogLevel:     strings.ToLower(get("LOG_LEVEL", "info")),
 		LogFormat:    strings.ToLower(get("LOG_FORMAT", "text")),
-		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "auto")),
+		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "always")),
 	}
 
 	// ADDR wins; PORT alone (as Cloud Run sets it) listens on every interface.
@@ -148,8 +148,10 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if !oneOf(c.LogFormat, "text", "json") {
 		bad("LOG_FORMAT", c.LogFormat, "expected text or json")
 	}
-	if !oneOf(c.CookieSecure, "auto", "always", "never") {
-		bad("COOKIE_SECURE", c.CookieSecure, "expected auto, always or never")
+	if !oneOf(c.CookieSecure, "always", "never") {
+		// "auto" (Secure only when HTTPS was detected) was removed: behind a
+		// proxy that is not trusted it left the cookie without Secure.
+		bad("COOKIE_SECURE", c.CookieSecure, "expected always (the default) or never; auto was removed, leave the variable unset")
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
 	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")

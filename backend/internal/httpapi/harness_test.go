@@ -44,6 +44,9 @@ var allRoles = []string{guest, studentNoGrp, studentInGrp, tutor, otherTutor}
 
 const testPassword = "clave-segura-123"
 
+// sessionCookieName is the session cookie with the default COOKIE_SECURE.
+const sessionCookieName = "__Host-simulador_session"
+
 // env is a running API with one signed-in client per role.
 type env struct {
 	t       *testing.T
@@ -159,7 +162,7 @@ func buildTemplate() error {
 			return fmt.Errorf("login %s: %d %s", role, res.Code, res.Body)
 		}
 		for _, c := range res.Result().Cookies() {
-			if c.Name == "simulador_session" {
+			if c.Name == sessionCookieName {
 				template.cookies[role] = c
 			}
 		}
@@ -233,7 +236,7 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {
 	t.Helper()
 	for _, c := range res.Result().Cookies() {
-		if c.Name == "simulador_session" && c.Value != "" {
+		if c.Name == sessionCookieName && c.Value != "" {
 			return c
 		}
 	}

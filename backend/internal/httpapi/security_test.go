@@ -7,12 +7,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
@@ -216,5 +220,60 @@ func TestCaseExportFilenameCannotBeInjected(t *testing.T) {
 		if res.Code != http.StatusOK || err != nil || disposition != "attachment" || len(params) != 1 {
 			t.Fatalf("%s: %d Content-Disposition = %q (%v %v)", path, res.Code, cd, params, err)
 		}
+	}
+}
+
+// The session cookie was "simulador_session" and Secure only when the
+// server recognised HTTPS, so behind a TLS proxy with the default settings
+// it went out without Secure. It is now a __Host- cookie, Secure by
+// default; browsers and Go's cookie jar treat http://127.0.0.1 and
+// http://localhost as secure, so local runs keep working.
+func TestSessionCookieIsHostPrefixedAndSecureByDefault(t *testing.T) {
+	login := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
+	e := newEnv(t)
+	res := e.do(guest, http.MethodPost, "/api/auth/login", login)
+	var got *http.Cookie
+	for _, c := range res.Result().Cookies() {
+		got = c
+	}
+	if got == nil || got.Name != "__Host-simulador_session" || !got.Secure || !got.HttpOnly || got.Path != "/" || got.Domain != "" ||
+		got.SameSite != http.SameSiteLaxMode {
+		t.Fatalf("session cookie over plain HTTP with the defaults = %+v", got)
+	}
+
+	// Go's cookie jar (API tests, upload-bench) sends it back to 127.0.0.1.
+	srv := httptest.NewServer(e.handler)
+	defer srv.Close()
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	body, _ := json.Marshal(login)
+	r, err := client.Post(srv.URL+"/api/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil || r.StatusCode != http.StatusOK {
+		t.Fatalf("login over loopback = %v %v", r, err)
+	}
+	r.Body.Close()
+	r, err = client.Get(srv.URL + "/api/admin/access")
+	if err != nil || r.StatusCode != http.StatusOK {
+		t.Fatalf("the jar did not send the Secure cookie to %s: %v %v", srv.URL, r, err)
+	}
+	r.Body.Close()
+
+	// COOKIE_SECURE=never, for a plain-HTTP address that is not loopback:
+	// no Secure, so no prefix (browsers refuse a __Host- cookie without it).
+	plain := newEnv(t, func(c *config.Config) { c.CookieSecure = "never" })
+	res = plain.do(guest, http.MethodPost, "/api/auth/login", login)
+	for _, c := range res.Result().Cookies() {
+		if c.Name != "simulador_session" || c.Secure {
+			t.Fatalf("COOKIE_SECURE=never: cookie %+v", c)
+		}
+	}
+}
+
+// HSTS had no includeSubDomains.
+func TestHSTSCoversSubdomains(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.TrustProxy = true })
+	res := e.do(guest, http.MethodGet, "/api/health", nil, "X-Forwarded-Proto", "https")
+	if got := res.Header().Get("Strict-Transport-Security"); got != "max-age=31536000; includeSubDomains" {
+		t.Fatalf("HSTS = %q", got)
 	}
 }

@@ -231,8 +231,12 @@ func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-	if isHTTPS(r) {
-		h.Set("Strict-Transport-Security", "max-age=31536000")
+	// With Secure cookies the site is served over HTTPS (or on loopback,
+	// where browsers ignore HSTS), so HSTS goes out even when a proxy that
+	// is not trusted terminated TLS. includeSubDomains: a sibling host over
+	// plain HTTP could otherwise be used to set cookies for this one.
+	if isHTTPS(r) || a.secureCookies() {
+		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		h.Set("Cache-Control", "no-store")
