@@ -461,7 +461,8 @@ func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, 
 }
 
 func createUser(ctx context.Context, bin, dataDir, email, role string) error {
-	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--password", password, "--role", role)
+	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--role", role)
+	cmd.Stdin = strings.NewReader(password + "\n") // never on the command line
 	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -277,3 +277,21 @@ func TestHSTSCoversSubdomains(t *testing.T) {
 		t.Fatalf("HSTS = %q", got)
 	}
 }
+
+// A password set in NFC form was refused when typed in NFD form (as some
+// keyboards and systems send accents), and e-mail lower-casing folded the
+// Kelvin sign (U+212A) into an ASCII k, so "\u212Aate@…" signed in as kate.
+func TestCredentialsAreUnicodeNormalised(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	nfc, nfd := "Contraseña-é-123", "Contrasen\u0303a-e\u0301-123"
+	if _, err := e.auth.CreateUser(ctx, "kate@utpl.edu.ec", nfc, domain.RoleStudent, "Kate Prueba"); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "kate@utpl.edu.ec", "password": nfd}); res.Code != http.StatusOK {
+		t.Fatalf("NFD password = %d, want 200", res.Code)
+	}
+	if res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "\u212Aate@utpl.edu.ec", "password": nfc}); res.Code != http.StatusUnauthorized {
+		t.Fatalf("Kelvin-sign e-mail = %d, want 401 (a different address)", res.Code)
+	}
+}

@@ -31,6 +31,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 const (
@@ -373,7 +375,7 @@ func parseRows(next nextRowFunc, check DegreeCheck) ([]Row, error) {
 			Modality:   h.cell(cells, colModality),
 		}
 		written := h.cell(cells, colEmail)
-		row.Email = strings.ToLower(written)
+		row.Email = domain.NormalizeEmail(written)
 		rows = append(rows, row)
 
 		var rowProblems []Problem
