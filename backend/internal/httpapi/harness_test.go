@@ -60,6 +60,7 @@ type env struct {
 	group   domain.Group // the tutor's active group, with the member student
 	exams   *exams.Service
 	clock   *fakeClock
+	logs    *syncBuffer // the server's log
 }
 
 // fakeClock is the test's "server time"; it only moves when told to.
@@ -207,7 +208,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
-		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}}
+		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}, logs: &syncBuffer{}}
 	e.wire(t, st, filepath.Join(dataDir, "media"))
 	return e
 }
@@ -230,7 +231,7 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
 	e.exams.SetClock(e.clock.Now)
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
-		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
+		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(e.logs, nil)), Now: e.clock.Now})
 }
 
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {

@@ -4,17 +4,21 @@ package httpapi_test
 // docs/security.md): each reproduces the probe that showed the problem.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -293,5 +297,96 @@ func TestCredentialsAreUnicodeNormalised(t *testing.T) {
 	}
 	if res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "\u212Aate@utpl.edu.ec", "password": nfc}); res.Code != http.StatusUnauthorized {
 		t.Fatalf("Kelvin-sign e-mail = %d, want 401 (a different address)", res.Code)
+	}
+}
+
+// A body over the route's limit was answered 413 only when Content-Length
+// announced it; sent chunked, the same body got 400.
+func TestOversizedBodyWithoutContentLengthIs413(t *testing.T) {
+	e := newEnv(t)
+	huge := `{"email":"` + strings.Repeat("a", 1<<20) + `","password":"x"}`
+	req := httptest.NewRequest(http.MethodPost, "/api/auth/login", io.MultiReader(strings.NewReader(huge)))
+	req.ContentLength = -1 // chunked: the size is unknown until the body is read
+	req.Header.Set("Content-Type", "application/json")
+	res := httptest.NewRecorder()
+	e.handler.ServeHTTP(res, req)
+	if res.Code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked oversized login = %d %s", res.Code, res.Body)
+	}
+	if msg := decode[apiError](t, res).Error.Message; msg != "Los datos enviados superan el tamaño permitido." {
+		t.Fatalf("message = %q", msg)
+	}
+}
+
+// rawRequest sends a request's head and part of its body on a fresh
+// connection and returns the connection, to read the answer from.
+func rawRequest(t *testing.T, addr, head string, body []byte) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Write(append([]byte(head), body...)); err != nil {
+		t.Fatal(err)
+	}
+	// A guard against a hang, far above any answer's time.
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	return conn, bufio.NewReader(conn)
+}
+
+func chunkHead(e *env, path string, length int) string {
+	return fmt.Sprintf("PUT %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n"+
+		"Cookie: %s=%s\r\n\r\n", path, length, sessionCookieName, e.cookies[studentInGrp].Value)
+}
+
+// A slow upload that hit the server's read timeout was answered 500 and
+// logged at ERROR, so anyone could fill the error log.
+func TestBodyReadTimeoutIsA408NotAnError(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	srv := httptest.NewUnstartedServer(e.handler)
+	srv.Config.ReadTimeout = 500 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	path := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"] + "/chunks/1"
+	conn, r := rawRequest(t, srv.Listener.Addr().String(), chunkHead(e, path, 1000), []byte("only a few bytes"))
+	defer conn.Close()
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("slow body = %d, want 408", res.StatusCode)
+	}
+	if logs := e.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Fatalf("a client's slow body was logged as a server error:\n%s", logs)
+	}
+}
+
+// A chunk refused before its body is read (here: the recording is
+// complete) was answered only after the server had drained up to 256 KB
+// of the body, i.e. after the read timeout for a slow sender. The answer
+// now comes at once and closes the connection.
+func TestRefusedUploadIsAnsweredWithoutWaitingForTheBody(t *testing.T) {
+	e := newEnv(t)
+	ids := attemptFixture(e)
+	base := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]
+	if res := e.do(studentInGrp, http.MethodPost, base+"/complete", map[string]any{"chunks": 1, "durationMs": 2000}); res.Code != http.StatusOK {
+		t.Fatalf("complete = %d %s", res.Code, res.Body)
+	}
+	srv := httptest.NewUnstartedServer(e.handler)
+	srv.Config.ReadTimeout = time.Minute
+	srv.Start()
+	defer srv.Close()
+	conn, r := rawRequest(t, srv.Listener.Addr().String(), chunkHead(e, base+"/chunks/5", 100_000), []byte("the rest never comes"))
+	defer conn.Close()
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatalf("no answer while the body is incomplete: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusConflict || !res.Close {
+		t.Fatalf("refused chunk = %d (close %v), want 409 and the connection closed", res.StatusCode, res.Close)
 	}
 }
