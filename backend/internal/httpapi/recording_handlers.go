@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -84,14 +85,20 @@ func (a *api) recordingMedia(c echo.Context) error {
 	return nil
 }
 
+// extensionOf names a download after its (canonical) audio type.
 func extensionOf(mime string) string {
-	switch {
-	case len(mime) >= 10 && mime[:10] == "audio/webm":
+	base, _, _ := strings.Cut(mime, ";")
+	switch base {
+	case "audio/webm":
 		return ".webm"
-	case len(mime) >= 9 && mime[:9] == "audio/mp4":
+	case "audio/mp4":
 		return ".m4a"
-	case len(mime) >= 9 && mime[:9] == "audio/ogg":
+	case "audio/ogg":
 		return ".ogg"
+	case "audio/mpeg":
+		return ".mp3"
+	case "audio/wav":
+		return ".wav"
 	}
 	return ""
 }
