@@ -42,8 +42,17 @@ test('a tutor grades an attempt from the queue, regrades it, and only that tutor
   await expect(audio).toHaveAttribute('src', /^blob:/)
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration)).toBeCloseTo(1, 1)
   await expect(page.getByRole('link', { name: /Descargar grabación: exposición/ })).toBeVisible()
-  const media = await page.request.get(`/api/attempts/${attempt.id}/recordings/${attempt.recordings[0].id}/media`)
+  const mediaUrl = `/api/attempts/${attempt.id}/recordings/${attempt.recordings[0].id}/media`
+  const media = await page.request.get(mediaUrl)
   expect(media.status()).toBe(200)
+  expect(media.headers()['content-type']).toMatch(/^audio\//)
+  // Opened directly in a tab, the recording is a download: a browser never
+  // renders it as a page of this site, whatever its bytes.
+  const tab = await page.context().newPage()
+  const download = tab.waitForEvent('download')
+  await tab.goto(mediaUrl).catch(() => {}) // navigation turns into a download
+  expect((await download).suggestedFilename()).toMatch(/^grabacion-.+\.wav$/) // the fixture uploads a WAV
+  await tab.close()
   await expect(page.getByRole('table', { name: 'Tiempo usado por fase' })).toContainText('Exposición')
   await expect(page.getByRole('table', { name: 'Rúbrica: niveles por criterio' })).toContainText('2 · En desarrollo')
 

@@ -48,6 +48,17 @@ test('the student sees the evidence, corrects the transcript, and the measures f
   await expect(page.getByText('Corregida a mano')).toBeVisible()
 })
 
+test('once the tutor grades, the student reads the transcript but can no longer correct it', async ({ page, server }) => {
+  const { student, tutorApi, attempt } = await setup(server)
+  const levels = Object.fromEntries(attempt.rubric.criteria.map((c) => [c.id, 3]))
+  await ok<AttemptJSON>(await tutorApi.post(`/api/attempts/${attempt.id}/grade`, { data: { levels, comments: '' } }))
+  await signInPage(page, server, student)
+  await page.goto(`${server.url}/auth/historial/${attempt.id}`)
+  await page.getByText('Transcripción', { exact: true }).first().click()
+  await expect(page.getByText(transcript.slice(0, 40), { exact: false })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Corregir transcripción' })).toHaveCount(0)
+})
+
 test('the tutor sees transcript, measures and recordings while grading, and may correct', async ({ page, server }) => {
   const { tutor, attempt } = await setup(server)
   await signInPage(page, server, tutor)

@@ -45,14 +45,14 @@ test('Cerrar Sesión clears local storage, revokes the session and goes to /inic
   await signIn(page, await server.createUser('estudiante'))
   await page.goto('/auth/carreras')
   await page.evaluate(() => localStorage.setItem('dato', 'x'))
-  const cookieBefore = (await page.context().cookies()).find((c) => c.name === 'simulador_session')
+  const cookieBefore = (await page.context().cookies()).find((c) => c.name === '__Host-simulador_session')
   expect(cookieBefore).toBeDefined()
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
   await expect(page).toHaveURL(/\/inicio$/)
   expect(await page.evaluate(() => localStorage.length)).toBe(0)
   await expect(nav(page).getByRole('link', { name: 'Iniciar Sesión' })).toBeVisible()
   // The old token no longer opens a session, even if replayed.
-  const replay = await page.request.get('/api/session', { headers: { Cookie: `simulador_session=${cookieBefore!.value}` } })
+  const replay = await page.request.get('/api/session', { headers: { Cookie: `__Host-simulador_session=${cookieBefore!.value}` } })
   expect((await replay.json()).user).toBeNull()
 })
 

@@ -82,9 +82,9 @@ test('a session revoked while the app is open ends on /inicio at the next reques
   await page.evaluate(() => localStorage.setItem('dato', 'x'))
   // Revoked on the server (as by a sign-out elsewhere); the page keeps its
   // cookie and its cached session.
-  const cookie = (await page.context().cookies()).find((c) => c.name === 'simulador_session')
+  const cookie = (await page.context().cookies()).find((c) => c.name === '__Host-simulador_session')
   expect(cookie).toBeDefined()
-  expect((await request.post('/api/auth/logout', { headers: { Cookie: `simulador_session=${cookie!.value}` } })).status()).toBe(204)
+  expect((await request.post('/api/auth/logout', { headers: { Cookie: `__Host-simulador_session=${cookie!.value}` } })).status()).toBe(204)
 
   await page.getByRole('navigation', { name: 'Mis exámenes' }).getByRole('link', { name: 'Historial' }).click()
   await expect(page).toHaveURL(/\/inicio$/)

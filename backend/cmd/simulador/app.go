@@ -71,6 +71,7 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 		groups:  groups.NewService(st),
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
 	}
+	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
 	a.feedback = feedback.NewService(st)
 	if t := cfg.Transcribe; t.Enabled() {

@@ -19,7 +19,11 @@ const usage = `Usage: simulador <command> [flags]
 
 Commands:
   serve                         start the web server (default)
-  users create --email E --password P --role tutor|estudiante [--name "Nombre Apellido"]
+  users create --email E --role tutor|estudiante [--name "Nombre Apellido"]
+                                the password is read from standard input
+                                (asked twice at a terminal; one line from a pipe)
+  users set-password --email E  a new password from standard input; ends the
+                                user's sessions
   users set-role --email E --role tutor|estudiante
   cases import FILE             import cases (.json or .csv exchange format)
   cases export [--degree NAME]  print the case bank as JSON
@@ -60,7 +64,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		return serve(ctx, args[1:], stderr)
 	case "users":
-		return usersCommand(ctx, args[1:], stdout, stderr)
+		return usersCommand(ctx, args[1:], stdin, stdout, stderr)
 	case "cases":
 		return casesCommand(ctx, args[1:], stdout, stderr)
 	case "analyze":

@@ -66,22 +66,46 @@ func fails(t *testing.T, want string, args ...string) result {
 	return r
 }
 
+// mustIn runs a command that has to succeed, with stdin as its input.
+func mustIn(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	r := runCLI(t, stdin, args...)
+	if r.code != 0 {
+		t.Fatalf("%v: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
+	}
+	return r
+}
+
+// failsIn runs a command with stdin as its input that has to fail with an
+// error naming want.
+func failsIn(t *testing.T, want, stdin string, args ...string) result {
+	t.Helper()
+	r := runCLI(t, stdin, args...)
+	if r.code == 0 {
+		t.Fatalf("%v succeeded; stdout: %s", args, r.stdout)
+	}
+	if !strings.Contains(r.stderr, want) {
+		t.Fatalf("%v: stderr does not mention %q:\n%s", args, want, r.stderr)
+	}
+	return r
+}
+
 func TestUsersCreate(t *testing.T) {
 	cliEnv(t)
-	r := must(t, "users", "create", "--email", "Tutora@UTPL.edu.ec", "--password", "una-clave-segura", "--role", "tutor", "--name", "Ana María Pérez")
+	r := mustIn(t, "una-clave-segura\n", "users", "create", "--email", "Tutora@UTPL.edu.ec", "--role", "tutor", "--name", "Ana María Pérez")
 	if !strings.Contains(r.stdout, "created tutora@utpl.edu.ec") || !strings.Contains(r.stdout, "role tutor") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
-	fails(t, "ya existe un usuario con el correo tutora@utpl.edu.ec",
-		"users", "create", "--email", "TUTORA@utpl.edu.ec", "--password", "otra-clave-segura", "--role", "estudiante")
-	fails(t, "al menos 8 caracteres", "users", "create", "--email", "b@utpl.edu.ec", "--password", "corta", "--role", "tutor")
-	fails(t, "--role must be tutor or estudiante", "users", "create", "--email", "b@utpl.edu.ec", "--password", "una-clave-segura", "--role", "admin")
-	fails(t, "no es válido", "users", "create", "--email", "no-es-un-correo", "--password", "una-clave-segura", "--role", "tutor")
-	fails(t, "--email is required", "users", "create", "--password", "una-clave-segura", "--role", "tutor")
-	fails(t, "--password is required", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
+	failsIn(t, "ya existe un usuario con el correo tutora@utpl.edu.ec", "otra-clave-segura\n",
+		"users", "create", "--email", "TUTORA@utpl.edu.ec", "--role", "estudiante")
+	failsIn(t, "al menos 8 caracteres", "corta\n", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
+	fails(t, "--role must be tutor or estudiante", "users", "create", "--email", "b@utpl.edu.ec", "--role", "admin")
+	failsIn(t, "no es válido", "una-clave-segura\n", "users", "create", "--email", "no-es-un-correo", "--role", "tutor")
+	fails(t, "--email is required", "users", "create", "--role", "tutor")
+	fails(t, "no password on standard input", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
 	// An unquoted name would be cut at its first space: refused, not guessed.
 	r = fails(t, `unexpected argument "Pérez"`,
-		"users", "create", "--email", "b@utpl.edu.ec", "--password", "una-clave-segura", "--name", "Ana", "Pérez", "--role", "tutor")
+		"users", "create", "--email", "b@utpl.edu.ec", "--name", "Ana", "Pérez", "--role", "tutor")
 	if !strings.Contains(r.stderr, "quotes") {
 		t.Errorf("the error does not say how to pass a value with spaces: %s", r.stderr)
 	}
@@ -90,9 +114,79 @@ func TestUsersCreate(t *testing.T) {
 	fails(t, "flag provided but not defined: -mail", "users", "create", "--mail", "b@utpl.edu.ec")
 }
 
+// Passwords were passed as --password, visible in the process list and
+// kept in shell history; they are read from standard input instead, and a
+// common one is refused.
+func TestPasswordsNeverComeFromTheCommandLine(t *testing.T) {
+	cliEnv(t)
+	for _, args := range [][]string{
+		{"users", "create", "--email", "b@utpl.edu.ec", "--password", "una-clave-segura", "--role", "tutor"},
+		{"users", "create", "--email", "b@utpl.edu.ec", "-password=una-clave-segura", "--role", "tutor"},
+		{"users", "set-password", "--email", "b@utpl.edu.ec", "--password", "una-clave-segura"},
+	} {
+		r := failsIn(t, "--password is not accepted", "una-clave-segura\n", args...)
+		if !strings.Contains(r.stderr, "standard input") {
+			t.Errorf("%v: the error does not say where the password comes from: %s", args, r.stderr)
+		}
+	}
+	failsIn(t, "demasiado común", "password123\n", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
+	// Only the first line is the password; a Windows line end is not part of it.
+	mustIn(t, "clave-de-windows-1\r\nsegunda línea\n", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
+	a, err := newApp(context.Background(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.auth.LoginPassword(context.Background(), "b@utpl.edu.ec", "clave-de-windows-1", "127.0.0.1"); err != nil {
+		t.Fatalf("the piped password does not sign in: %v", err)
+	}
+}
+
+func TestUsersSetPassword(t *testing.T) {
+	cliEnv(t)
+	ctx := context.Background()
+	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "luis@utpl.edu.ec", "--role", "tutor")
+	a, err := newApp(ctx, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := a.auth.LoginPassword(ctx, "luis@utpl.edu.ec", "una-clave-segura", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := a.auth.Sessions().Create(ctx, u.ID, "test", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+
+	failsIn(t, "demasiado común", "qwertyuiop\n", "users", "set-password", "--email", "luis@utpl.edu.ec")
+	failsIn(t, "no existe un usuario con el correo nadie@utpl.edu.ec", "otra-clave-larga-9\n", "users", "set-password", "--email", "nadie@utpl.edu.ec")
+	fails(t, "--email is required", "users", "set-password")
+	r := mustIn(t, "otra-clave-larga-9\n", "users", "set-password", "--email", "LUIS@utpl.edu.ec")
+	if !strings.Contains(r.stdout, "luis@utpl.edu.ec has a new password") {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+
+	a, err = newApp(ctx, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.auth.Sessions().Resolve(ctx, token); err == nil {
+		t.Error("the session opened with the old password survived")
+	}
+	if _, err := a.auth.LoginPassword(ctx, "luis@utpl.edu.ec", "una-clave-segura", "127.0.0.1"); err == nil {
+		t.Error("the old password still signs in")
+	}
+	if _, err := a.auth.LoginPassword(ctx, "luis@utpl.edu.ec", "otra-clave-larga-9", "127.0.0.2"); err != nil {
+		t.Errorf("the new password does not sign in: %v", err)
+	}
+}
+
 func TestUsersSetRole(t *testing.T) {
 	cliEnv(t)
-	must(t, "users", "create", "--email", "luis@utpl.edu.ec", "--password", "una-clave-segura", "--role", "estudiante")
+	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "luis@utpl.edu.ec", "--role", "estudiante")
 	r := must(t, "users", "set-role", "--email", "LUIS@utpl.edu.ec", "--role", "tutor")
 	if strings.TrimSpace(r.stdout) != "luis@utpl.edu.ec now has role tutor" {
 		t.Errorf("stdout = %q", r.stdout)
@@ -141,7 +235,7 @@ func TestUnknownCommandsAndArguments(t *testing.T) {
 func TestInvalidConfigurationNamesTheVariable(t *testing.T) {
 	dir := cliEnv(t)
 	t.Setenv("PORT", "abc")
-	r := fails(t, "PORT", "users", "create", "--email", "a@utpl.edu.ec", "--password", "una-clave-segura", "--role", "tutor")
+	r := failsIn(t, "PORT", "una-clave-segura\n", "users", "create", "--email", "a@utpl.edu.ec", "--role", "tutor")
 	if !strings.Contains(r.stderr, `PORT="abc"`) {
 		t.Errorf("stderr = %q", r.stderr)
 	}
@@ -191,8 +285,8 @@ func TestFirstRunTellsHowToCreateTheFirstTutor(t *testing.T) {
 	r := serveUntilReady(t)
 	for _, want := range []string{
 		"No tutor account exists yet",
-		"DATA_DIR=" + dir + " bin/simulador users create --email tutor@utpl.edu.ec --password",
-		"--role tutor",
+		"DATA_DIR=" + dir + " bin/simulador users create --email nombre.apellido@utpl.edu.ec --role tutor",
+		"It asks for the password",
 		"/login",
 	} {
 		if !strings.Contains(r.stderr, want) {
@@ -200,7 +294,7 @@ func TestFirstRunTellsHowToCreateTheFirstTutor(t *testing.T) {
 		}
 	}
 	// Following the hint makes it go away.
-	must(t, "users", "create", "--email", "tutor@utpl.edu.ec", "--password", "una-clave-segura", "--role", "tutor", "--name", "Nombre Apellido")
+	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "tutor@utpl.edu.ec", "--role", "tutor", "--name", "Nombre Apellido")
 	if r := serveUntilReady(t); strings.Contains(r.stderr, "No tutor account exists yet") {
 		t.Errorf("the hint is still printed once a tutor exists:\n%s", r.stderr)
 	}

@@ -95,11 +95,13 @@ func firstRunHint(ctx context.Context, a *app, w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, `
-  No tutor account exists yet. Create the first one from another terminal:
+  No tutor account exists yet. Create the first one from another terminal,
+  with your own email and name:
 
-    %s bin/simulador users create --email tutor@utpl.edu.ec --password 'una-clave-segura' --role tutor --name "Nombre Apellido"
+    %s bin/simulador users create --email nombre.apellido@utpl.edu.ec --role tutor --name "Nombre Apellido"
 
-  then sign in at http://%s/login with that email and password.
+  It asks for the password (at least 8 characters, not a common one), then
+  sign in at http://%s/login with that email and password.
 
 `, storeEnv(a.cfg), hostForHint(a.cfg.Addr))
 }

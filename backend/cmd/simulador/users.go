@@ -1,19 +1,25 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
+	"golang.org/x/term"
+
+	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
-func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("users: missing subcommand (create or set-role)")
+		return errors.New("users: missing subcommand (create, set-password or set-role)")
 	}
 	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -21,8 +27,10 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	role := fs.String("role", "", "tutor or estudiante")
 	switch args[0] {
 	case "create":
-		password := fs.String("password", "", "the initial password (at least 8 characters)")
 		name := fs.String("name", "", `full name, e.g. "Ana María Pérez Loaiza"`)
+		if err := noPasswordFlag("users create", args[1:]); err != nil {
+			return err
+		}
 		if err := fs.Parse(args[1:]); err != nil {
 			return err
 		}
@@ -33,19 +41,48 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
-		if *password == "" {
-			return errors.New("users create: --password is required")
+		password, err := readPassword(stdin, stderr, "users create", *email)
+		if err != nil {
+			return err
 		}
 		a, err := newApp(ctx, stderr)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		u, err := a.auth.CreateUser(ctx, *email, *password, r, *name)
+		u, err := a.auth.CreateUser(ctx, *email, password, r, *name)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "created %s (%s) with role %s\n", u.Mail, u.ID, u.Role)
+		return nil
+	case "set-password":
+		if err := noPasswordFlag("users set-password", args[1:]); err != nil {
+			return err
+		}
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if err := noArguments("users set-password", fs); err != nil {
+			return err
+		}
+		if *email == "" {
+			return errors.New("--email is required")
+		}
+		password, err := readPassword(stdin, stderr, "users set-password", *email)
+		if err != nil {
+			return err
+		}
+		a, err := newApp(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		u, err := a.auth.SetPassword(ctx, *email, password)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s has a new password; all of their sessions were ended\n", u.Mail)
 		return nil
 	case "set-role":
 		if err := fs.Parse(args[1:]); err != nil {
@@ -83,4 +120,54 @@ func parseRoleFlags(email, role string) (domain.Role, error) {
 		return "", fmt.Errorf("--role must be tutor or estudiante (got %q)", role)
 	}
 	return r, nil
+}
+
+// noPasswordFlag refuses --password: a password on the command line is
+// visible to every user of the machine (ps) and kept in shell history.
+func noPasswordFlag(command string, args []string) error {
+	for _, a := range args {
+		if name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "="); strings.HasPrefix(a, "-") && name == "password" {
+			return fmt.Errorf("%s: --password is not accepted: the password is read from standard input "+
+				"(typed at the prompt, or piped: printf '%%s\\n' \"$PASSWORD\" | simulador %s --email ...)", command, strings.TrimPrefix(command, "simulador "))
+		}
+	}
+	return nil
+}
+
+// maxPasswordInput bounds what is read for a password from a pipe.
+const maxPasswordInput = 4 * auth.MaxPasswordLength
+
+// readPassword reads a new password from standard input: at a terminal it
+// asks for it twice without echo; from a pipe it reads one line.
+func readPassword(stdin io.Reader, prompt io.Writer, command, email string) (string, error) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		ask := func(label string) (string, error) {
+			fmt.Fprint(prompt, label)
+			b, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(prompt)
+			return string(b), err
+		}
+		first, err := ask(fmt.Sprintf("New password for %s: ", email))
+		if err != nil {
+			return "", fmt.Errorf("%s: reading the password: %w", command, err)
+		}
+		again, err := ask("Repeat the password: ")
+		if err != nil {
+			return "", fmt.Errorf("%s: reading the password: %w", command, err)
+		}
+		if first != again {
+			return "", fmt.Errorf("%s: the two passwords differ; nothing was changed", command)
+		}
+		return first, nil
+	}
+	line, err := bufio.NewReader(io.LimitReader(stdin, maxPasswordInput)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("%s: reading the password from standard input: %w", command, err)
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if line == "" {
+		return "", fmt.Errorf("%s: no password on standard input (type it at the prompt, or pipe one line: "+
+			"printf '%%s\\n' \"$PASSWORD\" | simulador %s --email ...)", command, command)
+	}
+	return line, nil
 }

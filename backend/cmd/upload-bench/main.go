@@ -462,7 +462,8 @@ func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, 
 }
 
 func createUser(ctx context.Context, bin, dataDir, email, role string) error {
-	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--password", password, "--role", role)
+	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--role", role)
+	cmd.Stdin = strings.NewReader(password + "\n") // never on the command line
 	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -480,7 +481,7 @@ func login(ctx context.Context, c *http.Client, base, email string) (string, err
 		return "", fmt.Errorf("sign in %s: %d %s", email, res.status, res.body)
 	}
 	for _, ck := range res.cookies {
-		if ck.Name == "simulador_session" && ck.Value != "" {
+		if ck.Name == "__Host-simulador_session" && ck.Value != "" {
 			return ck.Value, nil
 		}
 	}
@@ -542,7 +543,7 @@ func do(ctx context.Context, c *http.Client, method, url, cookie, contentType st
 		req.Header.Set("Content-Type", contentType)
 	}
 	if cookie != "" {
-		req.Header.Set("Cookie", "simulador_session="+cookie)
+		req.Header.Set("Cookie", "__Host-simulador_session="+cookie)
 	}
 	req.Header.Set("Sec-Fetch-Site", "same-origin") // what a browser sends from the app's page
 	for k, v := range header {

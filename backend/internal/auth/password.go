@@ -21,11 +21,13 @@ const (
 	saltLen      = 16
 )
 
-// MinPasswordLength is enforced when passwords are set (CLI, admin tools).
-const MinPasswordLength = 8
-
-// HashPassword returns an argon2id hash in the PHC string format.
+// HashPassword returns an argon2id hash, in the PHC string format, of the
+// password's NFKC form.
 func HashPassword(password string) (string, error) {
+	return hashRaw(NormalizePassword(password))
+}
+
+func hashRaw(password string) (string, error) {
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
@@ -40,8 +42,21 @@ var errBadHash = errors.New("malformed password hash")
 
 // VerifyPassword reports whether password matches the PHC-encoded hash,
 // comparing in constant time. It honours the parameters stored in the hash so
-// they can be raised later without invalidating old hashes.
+// they can be raised later without invalidating old hashes. The password's
+// NFKC form is checked; when that differs from what was typed, the typed
+// form is checked too, so a hash made before passwords were normalised
+// (of a password with full-width letters or ligatures, say) still verifies.
+// Whether the account exists plays no part in how many checks are made.
 func VerifyPassword(encoded, password string) (bool, error) {
+	nfkc := NormalizePassword(password)
+	ok, err := verifyRaw(encoded, nfkc)
+	if ok || err != nil || nfkc == password {
+		return ok, err
+	}
+	return verifyRaw(encoded, password)
+}
+
+func verifyRaw(encoded, password string) (bool, error) {
 	parts := strings.Split(encoded, "$")
 	if len(parts) != 6 || parts[1] != "argon2id" {
 		return false, errBadHash
@@ -71,7 +86,7 @@ func VerifyPassword(encoded, password string) (bool, error) {
 // dummyHash is verified against when the account does not exist, so that a
 // wrong email and a wrong password take the same time.
 var dummyHash = func() string {
-	h, err := HashPassword("not-a-real-password")
+	h, err := hashRaw("not-a-real-password")
 	if err != nil {
 		panic(err)
 	}

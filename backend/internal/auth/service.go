@@ -237,8 +237,8 @@ func (s *Service) CreateUser(ctx context.Context, email, password string, role d
 	if !domain.ValidEmail(email) {
 		return domain.User{}, domain.Invalid("invalid_email", fmt.Sprintf("el correo %q no es válido", email))
 	}
-	if len([]rune(password)) < MinPasswordLength {
-		return domain.User{}, domain.Invalid("weak_password", fmt.Sprintf("la contraseña debe tener al menos %d caracteres", MinPasswordLength))
+	if err := CheckNewPassword(password, email); err != nil {
+		return domain.User{}, err
 	}
 	hash, err := HashPassword(password)
 	if err != nil {
@@ -255,6 +255,33 @@ func (s *Service) CreateUser(ctx context.Context, email, password string, role d
 			return err
 		}
 		return tx.SetPasswordHash(ctx, u.ID, hash)
+	})
+	return u, err
+}
+
+// SetPassword gives a user a new local password by email (terminal
+// command) and ends all of the user's sessions, so whoever knew the old
+// password is signed out everywhere.
+func (s *Service) SetPassword(ctx context.Context, email, password string) (domain.User, error) {
+	u, err := s.store.GetUserByMail(ctx, email)
+	if errors.Is(err, domain.ErrNotFound) {
+		return u, domain.NotFound("user_not_found", fmt.Sprintf("no existe un usuario con el correo %s", domain.NormalizeEmail(email)))
+	}
+	if err != nil {
+		return u, err
+	}
+	if err := CheckNewPassword(password, u.Mail); err != nil {
+		return u, err
+	}
+	hash, err := HashPassword(password)
+	if err != nil {
+		return u, err
+	}
+	err = s.store.InTx(ctx, func(tx store.Store) error {
+		if err := tx.SetPasswordHash(ctx, u.ID, hash); err != nil {
+			return err
+		}
+		return tx.DeleteUserSessions(ctx, u.ID)
 	})
 	return u, err
 }

@@ -15,8 +15,15 @@ import (
 )
 
 // touchEvery limits how often a session's last-seen time is written: once a
-// minute is precise enough for an idle timeout measured in hours.
+// minute is precise enough for an idle timeout measured in hours. A short
+// idle timeout is refreshed more often (touchInterval), or an active
+// session would end between two writes.
 const touchEvery = time.Minute
+
+// touchInterval is how stale last-seen may get: a minute, or a tenth of
+// the idle timeout when that is shorter, so a session ends no more than
+// 10% early however short the timeout.
+func (m *Sessions) touchInterval() time.Duration { return min(touchEvery, m.idle/10) }
 
 // Sessions issues and resolves server-side sessions. The token is random and
 // only its SHA-256 is stored, so a leaked database does not leak sessions.
@@ -75,7 +82,7 @@ func (m *Sessions) Resolve(ctx context.Context, token string) (domain.User, erro
 		_ = m.store.DeleteSession(ctx, h)
 		return domain.User{}, domain.ErrUnauthenticated
 	}
-	if now.Sub(se.LastSeenAt) >= touchEvery {
+	if now.Sub(se.LastSeenAt) >= m.touchInterval() {
 		if err := m.store.TouchSession(ctx, h, now); err != nil {
 			return domain.User{}, err
 		}

@@ -64,3 +64,36 @@ func TestSessionsTimeouts(t *testing.T) {
 		t.Fatalf("revoked session: %v", err)
 	}
 }
+
+// The last-seen time was written at most once a minute, so an idle timeout
+// under a minute also ended active sessions: with a 4 s timeout and a
+// request every 2 s, the session ended at 4 s.
+func TestShortIdleTimeoutKeepsAnActiveSession(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u := domain.User{ID: "u1", Mail: "a@utpl.edu.ec", Role: domain.RoleStudent, CreatedAt: time.Now()}
+	if err := st.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
+	m := NewSessions(st, 4*time.Second, time.Hour)
+	m.now = func() time.Time { return now }
+	token, err := m.Create(ctx, u.ID, "ua", "127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		now = now.Add(2 * time.Second)
+		if _, err := m.Resolve(ctx, token); err != nil {
+			t.Fatalf("request %d, %v after sign-in with one every 2 s: %v", i+1, 2*time.Second*time.Duration(i+1), err)
+		}
+	}
+	now = now.Add(4500 * time.Millisecond)
+	if _, err := m.Resolve(ctx, token); !errors.Is(err, domain.ErrUnauthenticated) {
+		t.Fatalf("idle for 4.5 s: %v", err)
+	}
+}

@@ -20,9 +20,10 @@ import (
 
 // Service reads and edits the catalog.
 type Service struct {
-	store  store.Store
-	bounds domain.BlueprintBounds
-	now    func() time.Time
+	store         store.Store
+	bounds        domain.BlueprintBounds
+	importMaxRows int
+	now           func() time.Time
 }
 
 // NewService returns the catalog service. shortTimings allows phases of a
@@ -32,7 +33,7 @@ func NewService(s store.Store, shortTimings bool) *Service {
 	if shortTimings {
 		b = domain.ShortBounds()
 	}
-	return &Service{store: s, bounds: b, now: time.Now}
+	return &Service{store: s, bounds: b, importMaxRows: DefaultImportMaxRows, now: time.Now}
 }
 
 // Degrees lists every degree by name.

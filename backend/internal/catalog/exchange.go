@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,35 +52,92 @@ type ImportResult struct {
 // MaxImportBytes bounds an import file.
 const MaxImportBytes = 8 << 20
 
+// DefaultImportMaxRows is how many cases one import file may hold unless
+// the installation sets another cap (CASE_IMPORT_MAX_ROWS): a whole bank
+// fits, while a hostile file stops being read at the cap.
+const DefaultImportMaxRows = 2000
+
+// maxImportProblems is how many problems are reported before the file
+// stops being read; a final problem then says that more exist.
 const maxImportProblems = 20
 
 var csvHeader = []string{"degree", "area", "title", "facts", "questions", "followUps", "keyPoints", "legalBases", "status", "demo"}
 
+// SetImportMaxRows sets how many cases one import file may hold (n > 0).
+func (s *Service) SetImportMaxRows(n int) {
+	if n > 0 {
+		s.importMaxRows = n
+	}
+}
+
 // ImportCases reads a JSON or CSV file (by extension) and creates or updates
 // cases, matched by degree and title. Every row is checked first: one
-// problem and nothing is written.
+// problem and nothing is written. The file is parsed as it is read, and
+// reading stops at the row cap or after maxImportProblems problems, so a
+// hostile file costs no more than a legitimate one of the cap's size.
 func (s *Service) ImportCases(ctx context.Context, r io.Reader, filename string) (ImportResult, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxImportBytes+1))
-	if err != nil {
-		return ImportResult{}, err
-	}
-	if len(data) > MaxImportBytes {
-		return ImportResult{}, importError(ImportProblem{Message: "El archivo supera el límite de 8 MB."})
-	}
+	in := &cappedReader{r: r, left: MaxImportBytes}
 	var rows []ExchangeCase
 	var lines []int
+	var err error
 	switch strings.ToLower(filepath.Ext(filename)) {
 	case ".json":
-		rows, lines, err = decodeJSON(data)
+		rows, lines, err = decodeJSON(in, s.importMaxRows)
 	case ".csv":
-		rows, lines, err = decodeCSV(data)
+		rows, lines, err = decodeCSV(in, s.importMaxRows)
 	default:
 		err = importError(ImportProblem{Message: "Formato no admitido; use un archivo .json o .csv."})
+	}
+	var tooBig *http.MaxBytesError
+	if errors.Is(err, errImportTooLarge) || errors.As(err, &tooBig) {
+		return ImportResult{}, importError(ImportProblem{Message: "El archivo supera el límite de 8 MB."})
 	}
 	if err != nil {
 		return ImportResult{}, err
 	}
 	return s.importRows(ctx, rows, lines)
+}
+
+var errImportTooLarge = errors.New("import file over MaxImportBytes")
+
+// cappedReader fails with errImportTooLarge once more than left bytes
+// were asked for.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, errImportTooLarge
+	}
+	if int64(len(p)) > c.left+1 {
+		p = p[:c.left+1]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return n, errImportTooLarge
+	}
+	return n, err
+}
+
+// importProblems collects problems up to maxImportProblems.
+type importProblems []ImportProblem
+
+// add records p and reports whether reading should stop because the cap
+// was passed, in which case a final problem says more exist.
+func (ps *importProblems) add(p ImportProblem) (full bool) {
+	if len(*ps) == maxImportProblems {
+		*ps = append(*ps, ImportProblem{Message: "Hay más errores; corrija los anteriores y vuelva a importar el archivo."})
+		return true
+	}
+	*ps = append(*ps, p)
+	return false
+}
+
+func tooManyRows(max int) error {
+	return importError(ImportProblem{Message: fmt.Sprintf("El archivo tiene más de %d casos; impórtelos en varios archivos.", max)})
 }
 
 // ImportDemoBank loads the bundled demo cases once per installation, so a
@@ -90,7 +149,7 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
 	}
-	rows, lines, err := decodeJSON(demo.Derecho)
+	rows, lines, err := decodeJSON(bytes.NewReader(demo.Derecho), DefaultImportMaxRows)
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
 	}
@@ -113,40 +172,50 @@ func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []i
 	if len(rows) == 0 {
 		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
 	}
-	var problems []ImportProblem
-	add := func(p ImportProblem) {
-		if len(problems) < maxImportProblems {
-			problems = append(problems, p)
-		}
+	degrees, err := s.store.ListDegrees(ctx)
+	if err != nil {
+		return ImportResult{}, err
 	}
+	degreeByName := make(map[string]string, len(degrees))
+	for _, d := range degrees {
+		degreeByName[fold(d.Nombre)] = d.ID
+	}
+	var problems importProblems
 	cases := make([]domain.Case, len(rows))
 	seen := map[string]int{}
+rows:
 	for i, r := range rows {
 		row := lines[i]
 		c := domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
 			KeyPoints: r.KeyPoints, LegalBases: r.LegalBases, Status: domain.CaseStatus(r.Status), Demo: r.Demo}
 		c.Normalize()
-		if d, err := s.DegreeByName(ctx, r.Degree); err != nil {
-			add(ImportProblem{Row: row, Column: "degree", Message: fmt.Sprintf("La carrera «%s» no existe.", r.Degree)})
+		found := []ImportProblem{}
+		if id, ok := degreeByName[fold(r.Degree)]; ok {
+			c.DegreeID = id
 		} else {
-			c.DegreeID = d.ID
+			found = append(found, ImportProblem{Row: row, Column: "degree", Message: fmt.Sprintf("La carrera «%s» no existe.", domain.Shorten(r.Degree))})
 		}
 		for _, p := range append(c.Validate(), checkNorms(&c)...) {
-			add(ImportProblem{Row: row, Column: p.Field, Message: p.Message})
+			found = append(found, ImportProblem{Row: row, Column: p.Field, Message: p.Message})
 		}
 		key := c.DegreeID + "\x00" + fold(c.Title)
 		if prev, dup := seen[key]; dup && c.Title != "" {
-			add(ImportProblem{Row: row, Column: "title", Message: fmt.Sprintf("El título «%s» está repetido (fila %d).", c.Title, prev)})
+			found = append(found, ImportProblem{Row: row, Column: "title", Message: fmt.Sprintf("El título «%s» está repetido (fila %d).", domain.Shorten(c.Title), prev)})
 		}
 		seen[key] = row
 		cases[i] = c
+		for _, p := range found {
+			if problems.add(p) {
+				break rows
+			}
+		}
 	}
 	if len(problems) > 0 {
 		return ImportResult{}, importError(problems...)
 	}
 	var res ImportResult
 	now := s.now().UTC()
-	err := s.store.InTx(ctx, func(tx store.Store) error {
+	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
 		for _, c := range cases {
 			cur, err := tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
@@ -176,24 +245,67 @@ func importError(ps ...ImportProblem) error {
 	return &domain.UserError{Code: "invalid_cases", Message: "El archivo de casos tiene errores; no se importó nada.", Details: ps}
 }
 
-// decodeJSON reads a list of exchange cases strictly (unknown fields are
-// errors, so a misspelt field does not silently drop data).
-func decodeJSON(data []byte) ([]ExchangeCase, []int, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	var raw []json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, nil, importError(ImportProblem{Message: "El archivo no es una lista JSON de casos válida: " + jsonReason(err)})
+// skipBOM drops a UTF-8 byte order mark at the start of r.
+func skipBOM(r io.Reader) *bufio.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		_, _ = br.Discard(3)
 	}
-	rows := make([]ExchangeCase, len(raw))
-	lines := make([]int, len(raw))
-	var problems []ImportProblem
-	for i, r := range raw {
-		lines[i] = i + 1
-		dec := json.NewDecoder(bytes.NewReader(r))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&rows[i]); err != nil && len(problems) < maxImportProblems {
-			problems = append(problems, ImportProblem{Row: i + 1, Message: "Caso no válido: " + jsonReason(err)})
+	return br
+}
+
+// decodeJSON reads a list of exchange cases strictly (unknown fields are
+// errors, so a misspelt field does not silently drop data), one case at a
+// time, stopping after maxRows cases or maxImportProblems problems.
+func decodeJSON(r io.Reader, maxRows int) ([]ExchangeCase, []int, error) {
+	dec := json.NewDecoder(skipBOM(r))
+	dec.DisallowUnknownFields()
+	var problems importProblems
+	notAList := func(row int, err error) error {
+		if errors.Is(err, errImportTooLarge) {
+			return err
 		}
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return err
+		}
+		problems.add(ImportProblem{Row: row, Message: "El archivo no es una lista JSON de casos válida: " + jsonReason(err)})
+		return importError(problems...)
+	}
+	if tok, err := dec.Token(); err != nil {
+		return nil, nil, notAList(0, err)
+	} else if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, nil, notAList(0, errors.New("not a list"))
+	}
+	var rows []ExchangeCase
+	var lines []int
+	for row := 1; dec.More(); row++ {
+		if row > maxRows {
+			return nil, nil, tooManyRows(maxRows)
+		}
+		var c ExchangeCase
+		err := dec.Decode(&c)
+		var te *json.UnmarshalTypeError
+		switch {
+		case err == nil:
+			rows, lines = append(rows, c), append(lines, row)
+		case errors.As(err, &te), strings.HasPrefix(err.Error(), "json: unknown field "):
+			// The value was read whole: the next case can still be read.
+			if problems.add(ImportProblem{Row: row, Message: "Caso no válido: " + jsonReason(err)}) {
+				return nil, nil, importError(problems...)
+			}
+		default:
+			return nil, nil, notAList(row, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing ]
+		return nil, nil, notAList(0, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err == nil {
+			err = errors.New("data after the list")
+		}
+		return nil, nil, notAList(0, err)
 	}
 	if len(problems) > 0 {
 		return nil, nil, importError(problems...)
@@ -204,25 +316,31 @@ func decodeJSON(data []byte) ([]ExchangeCase, []int, error) {
 func jsonReason(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Sprintf("el campo «%s» tiene un tipo incorrecto.", te.Field)
+		return fmt.Sprintf("el campo «%s» tiene un tipo incorrecto.", domain.Shorten(te.Field))
 	}
 	if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
-		return "campo desconocido " + strings.TrimPrefix(msg, "json: unknown field ") + "."
+		return "campo desconocido " + domain.Shorten(strings.TrimPrefix(msg, "json: unknown field ")) + "."
 	}
 	return "formato JSON incorrecto."
 }
 
-// decodeCSV reads the CSV exchange format: list cells hold one item per
-// line, legal bases as "Norm: article".
-func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+// decodeCSV reads the CSV exchange format row by row: list cells hold one
+// item per line, legal bases as "Norm: article". It stops after maxRows
+// cases or maxImportProblems problems.
+func decodeCSV(r io.Reader, maxRows int) ([]ExchangeCase, []int, error) {
+	br := skipBOM(r)
 	sep := ','
-	if first, _, _ := bytes.Cut(data, []byte("\n")); bytes.Count(first, []byte(";")) > bytes.Count(first, []byte(",")) {
+	// The separator is the one the header line uses most.
+	first, _ := br.Peek(4096)
+	if line, _, _ := bytes.Cut(first, []byte("\n")); bytes.Count(line, []byte(";")) > bytes.Count(line, []byte(",")) {
 		sep = ';'
 	}
-	next := sheetcsv.Rows(string(data), sep)
+	next := sheetcsv.RowsFrom(br, sep)
 	_, header, err := next()
 	if err != nil {
+		if errors.Is(err, errImportTooLarge) {
+			return nil, nil, err
+		}
 		return nil, nil, importError(ImportProblem{Row: 1, Message: "No se pudo leer el encabezado del CSV."})
 	}
 	header = slices.Clone(header)
@@ -230,10 +348,10 @@ func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
 	for i, h := range header {
 		col[strings.TrimSpace(h)] = i
 	}
-	var problems []ImportProblem
+	var problems importProblems
 	for _, h := range csvHeader {
 		if _, ok := col[h]; !ok {
-			problems = append(problems, ImportProblem{Row: 1, Column: h, Message: fmt.Sprintf("Falta la columna «%s».", h)})
+			problems.add(ImportProblem{Row: 1, Column: h, Message: fmt.Sprintf("Falta la columna «%s».", h)})
 		}
 	}
 	if len(problems) > 0 {
@@ -253,40 +371,50 @@ func decodeCSV(data []byte) ([]ExchangeCase, []int, error) {
 			if !errors.As(err, &se) {
 				return nil, nil, err
 			}
-			return nil, nil, importError(ImportProblem{Row: se.Row, Message: "El CSV está mal formado (revise las comillas)."})
+			problems.add(ImportProblem{Row: se.Row, Message: "El CSV está mal formado (revise las comillas)."})
+			return nil, nil, importError(problems...)
 		}
 		get := func(name string) string {
 			if i := col[name]; i < len(rec) {
-				return rec[i]
+				return sheetcsv.UnescapeFormula(rec[i])
 			}
 			return ""
 		}
 		if strings.TrimSpace(strings.Join(rec, "")) == "" {
 			continue
 		}
+		if len(rows) == maxRows {
+			return nil, nil, tooManyRows(maxRows)
+		}
 		ex := ExchangeCase{Degree: get("degree"), Area: get("area"), Title: get("title"), Facts: get("facts"),
 			Questions: splitLines(get("questions")), FollowUps: splitLines(get("followUps")), KeyPoints: splitLines(get("keyPoints")),
 			Status: strings.TrimSpace(get("status"))}
+		var found []ImportProblem
 		switch strings.ToLower(strings.TrimSpace(get("demo"))) {
 		case "true", "1", "sí", "si":
 			ex.Demo = true
 		case "false", "0", "no", "":
 		default:
-			problems = append(problems, ImportProblem{Row: line, Column: "demo", Message: "demo debe ser true o false."})
+			found = append(found, ImportProblem{Row: line, Column: "demo", Message: "demo debe ser true o false."})
 		}
 		for _, l := range splitLines(get("legalBases")) {
 			n, a, ok := strings.Cut(l, ":")
 			if !ok {
-				problems = append(problems, ImportProblem{Row: line, Column: "legalBases", Message: fmt.Sprintf("«%s» debe tener la forma «Norma: artículo».", l)})
+				found = append(found, ImportProblem{Row: line, Column: "legalBases", Message: fmt.Sprintf("«%s» debe tener la forma «Norma: artículo».", domain.Shorten(l))})
 				continue
 			}
 			ex.LegalBases = append(ex.LegalBases, domain.LegalBase{Norm: strings.TrimSpace(n), Article: strings.TrimSpace(a)})
+		}
+		for _, p := range found {
+			if problems.add(p) {
+				return nil, nil, importError(problems...)
+			}
 		}
 		rows = append(rows, ex)
 		lines = append(lines, line)
 	}
 	if len(problems) > 0 {
-		return nil, nil, importError(problems[:min(len(problems), maxImportProblems)]...)
+		return nil, nil, importError(problems...)
 	}
 	return rows, lines, nil
 }
@@ -302,11 +430,14 @@ func splitLines(s string) []string {
 }
 
 // Export returns the degree's cases (all degrees when degreeID is "") in
-// the exchange format.
+// the exchange format; an unknown degree is not found.
 func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, error) {
 	names, err := s.DegreeNames(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if _, ok := names[degreeID]; degreeID != "" && !ok {
+		return nil, domain.NotFound("degree_not_found", "La carrera no existe.")
 	}
 	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: degreeID})
 	if err != nil {
@@ -336,7 +467,8 @@ func WriteJSON(w io.Writer, cases []ExchangeCase) error {
 }
 
 // WriteCSV writes cases in the CSV exchange format, UTF-8 with a BOM so
-// Excel shows accents right.
+// Excel shows accents right. Cells that a spreadsheet would run as formulas
+// are escaped (sheetcsv.EscapeFormula); the CSV import undoes it.
 func WriteCSV(w io.Writer, cases []ExchangeCase) error {
 	if _, err := io.WriteString(w, "\ufeff"); err != nil {
 		return err
@@ -352,6 +484,9 @@ func WriteCSV(w io.Writer, cases []ExchangeCase) error {
 		}
 		rec := []string{c.Degree, c.Area, c.Title, c.Facts, strings.Join(c.Questions, "\n"), strings.Join(c.FollowUps, "\n"),
 			strings.Join(c.KeyPoints, "\n"), strings.Join(bases, "\n"), c.Status, fmt.Sprint(c.Demo)}
+		for i, cell := range rec {
+			rec[i] = sheetcsv.EscapeFormula(cell)
+		}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}

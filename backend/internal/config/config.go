@@ -27,7 +27,7 @@ type Config struct {
 	LogLevel    string // debug, info, warn, error
 	LogFormat   string // text or json
 
-	CookieSecure string // auto (Secure when the request came over HTTPS), always, never
+	CookieSecure string // always (default: Secure, __Host- prefixed session cookie) or never (plain HTTP off loopback)
 	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
 	SessionIdle  time.Duration
 	SessionMax   time.Duration
@@ -36,6 +36,8 @@ type Config struct {
 	AllowShortTimings bool
 	// RecordingRetention deletes recordings older than this; 0 keeps them.
 	RecordingRetention time.Duration
+	// CaseImportMaxRows caps the cases of one import file.
+	CaseImportMaxRows int
 
 	Microsoft  Microsoft
 	Site       Site
@@ -106,7 +108,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		MediaBucket:  get("MEDIA_BUCKET", ""),
 		LogLevel:     strings.ToLower(get("LOG_LEVEL", "info")),
 		LogFormat:    strings.ToLower(get("LOG_FORMAT", "text")),
-		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "auto")),
+		CookieSecure: strings.ToLower(get("COOKIE_SECURE", "always")),
 	}
 
 	// ADDR wins; PORT alone (as Cloud Run sets it) listens on every interface.
@@ -146,8 +148,10 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if !oneOf(c.LogFormat, "text", "json") {
 		bad("LOG_FORMAT", c.LogFormat, "expected text or json")
 	}
-	if !oneOf(c.CookieSecure, "auto", "always", "never") {
-		bad("COOKIE_SECURE", c.CookieSecure, "expected auto, always or never")
+	if !oneOf(c.CookieSecure, "always", "never") {
+		// "auto" (Secure only when HTTPS was detected) was removed: behind a
+		// proxy that is not trusted it left the cookie without Secure.
+		bad("COOKIE_SECURE", c.CookieSecure, "expected always (the default) or never; auto was removed, leave the variable unset")
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
 	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")
@@ -157,6 +161,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	} else {
 		c.RecordingRetention = time.Duration(days) * 24 * time.Hour
 	}
+	c.CaseImportMaxRows = integer(get, bad, "CASE_IMPORT_MAX_ROWS", 2000, 1, 100000)
 	c.SessionIdle = duration(get, bad, "SESSION_IDLE_TIMEOUT", "12h")
 	c.SessionMax = duration(get, bad, "SESSION_MAX_AGE", "168h")
 	if c.SessionIdle > c.SessionMax && c.SessionMax > 0 {
@@ -274,6 +279,16 @@ func duration(get func(string, string) string, bad func(string, string, string),
 		bad(key, v, "expected a positive duration such as 30m or 12h")
 	}
 	return d
+}
+
+func integer(get func(string, string) string, bad func(string, string, string), key string, def, lo, hi int) int {
+	v := get(key, strconv.Itoa(def))
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		bad(key, v, fmt.Sprintf("expected a whole number between %d and %d", lo, hi))
+		return def
+	}
+	return n
 }
 
 func boolean(get func(string, string) string, bad func(string, string, string), key string) bool {

@@ -20,7 +20,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Addr != "127.0.0.1:8080" || !strings.HasSuffix(c.DataDir, "/data") || c.SessionIdle != 12*time.Hour ||
-		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" {
+		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" || c.CaseImportMaxRows != 2000 || c.CookieSecure != "always" {
 		t.Fatalf("defaults = %+v", c)
 	}
 }
@@ -80,6 +80,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"SESSION_IDLE_TIMEOUT", "200h"}, "SESSION_IDLE_TIMEOUT"},
 		{[]string{"LOG_LEVEL", "loud"}, "LOG_LEVEL"},
 		{[]string{"COOKIE_SECURE", "maybe"}, "COOKIE_SECURE"},
+		{[]string{"COOKIE_SECURE", "auto"}, "COOKIE_SECURE"},
 		{[]string{"TRUST_PROXY", "si"}, "TRUST_PROXY"},
 		{[]string{"MS_TENANT_ID", tenant}, "MS_TENANT_ID/MS_CLIENT_ID"},
 		{[]string{"MS_TENANT_ID", "utpl.edu.ec", "MS_CLIENT_ID", "c"}, "MS_TENANT_ID="},
@@ -92,6 +93,8 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"MEDIA_BUCKET", "gs://bucket"}, "MEDIA_BUCKET"},
 		{[]string{"MEDIA_BUCKET", "Bucket"}, "MEDIA_BUCKET"},
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
+		{[]string{"CASE_IMPORT_MAX_ROWS", "0"}, "CASE_IMPORT_MAX_ROWS"},
+		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {

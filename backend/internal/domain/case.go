@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/utpl/simulador/backend/internal/norms"
 )
@@ -110,13 +111,25 @@ func (c Case) Validate() []CaseProblem {
 			add("legalBases", fmt.Sprintf("Bases legales: la norma %d no es válida.", i+1))
 		}
 		if !norms.ValidArticle(b.Article) {
-			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: %s).", b.Article, norms.ArticleExamples))
+			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: %s).", Shorten(b.Article), norms.ArticleExamples))
 		}
 	}
 	if c.Status != CaseActive && c.Status != CaseRetired {
 		add("status", "El estado debe ser active o retired.")
 	}
 	return ps
+}
+
+// maxShown caps how much of a user's value a message repeats, so a pasted
+// paragraph (or a hostile megabyte) does not flood the error list.
+const maxShown = 80
+
+// Shorten cuts s to maxShown characters for a message, marking the cut.
+func Shorten(s string) string {
+	if utf8.RuneCountInString(s) <= maxShown {
+		return s
+	}
+	return string([]rune(s)[:maxShown]) + "…"
 }
 
 // newlines turns Windows (\r\n) and old Mac (\r) line ends into \n. A CSV

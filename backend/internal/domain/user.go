@@ -43,10 +43,18 @@ type User struct {
 // IsTutor reports whether the user is a teacher.
 func (u User) IsTutor() bool { return u.Role == RoleTutor }
 
-// NormalizeEmail trims and lowercases an address so that emails compare
-// case-insensitively everywhere (storage, lookups, group membership).
+// NormalizeEmail trims an address and lower-cases its ASCII letters, so
+// that emails compare case-insensitively everywhere (storage, lookups,
+// group membership). Other letters are left alone: Unicode case mapping
+// turns lookalikes such as the Kelvin sign (U+212A) into ASCII letters, and
+// "\u212Aate@…" must not be the same account as "kate@…".
 func NormalizeEmail(s string) string {
-	return strings.ToLower(strings.TrimSpace(s))
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, strings.TrimSpace(s))
 }
 
 // ValidEmail reports whether s is a bare address (no display name) with a

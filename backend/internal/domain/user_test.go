@@ -30,3 +30,18 @@ func TestNormalizeEmail(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// Only ASCII letters are case-folded: a non-ASCII lookalike (the Kelvin
+// sign, U+212A, which Unicode lower-cases to k) stays a different address.
+func TestNormalizeEmailKeepsLookalikesDistinct(t *testing.T) {
+	for in, want := range map[string]string{
+		"\u212Aate@utpl.edu.ec": "\u212Aate@utpl.edu.ec",
+		"KATE@UTPL.EDU.EC":      "kate@utpl.edu.ec",
+		"JOSÉ@utpl.edu.ec":      "josÉ@utpl.edu.ec",
+		"\u0130nes@utpl.edu.ec": "\u0130nes@utpl.edu.ec", // dotted capital I, lower-cased to i + a combining dot
+	} {
+		if got := NormalizeEmail(in); got != want {
+			t.Errorf("NormalizeEmail(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -23,8 +23,6 @@ const (
 
 var recordingIDPattern = regexp.MustCompile(`^[A-Za-z0-9-]{8,64}$`)
 
-var allowedMIME = []string{"audio/webm", "audio/ogg", "audio/mp4", "audio/mpeg", "audio/wav", "video/webm", "video/mp4"}
-
 func recordingNotFound() error {
 	return domain.NotFound("recording_not_found", "La grabación no existe.")
 }
@@ -47,12 +45,8 @@ func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, ri
 	if !a.IsPhaseRecorded(phase) {
 		return domain.Recording{}, domain.Invalid("phase_not_recorded", "Esa fase no se graba.")
 	}
-	base := strings.ToLower(strings.TrimSpace(strings.SplitN(mimeType, ";", 2)[0]))
-	ok := false
-	for _, m := range allowedMIME {
-		ok = ok || base == m
-	}
-	if !ok || len(mimeType) > 100 {
+	mimeType, ok := domain.ParseAudioType(mimeType)
+	if !ok {
 		return domain.Recording{}, domain.Invalid("invalid_mime", "Formato de audio no admitido.")
 	}
 	// Server time decides which phases have started; the attempt is not
@@ -243,7 +237,7 @@ func (s *Service) openChunks(ctx context.Context, r domain.Recording) (Media, er
 	if err != nil {
 		return Media{}, err
 	}
-	return Media{Content: rc, MimeType: r.MimeType, Size: total}, nil
+	return Media{Content: rc, MimeType: domain.CanonicalAudioType(r.MimeType), Size: total}, nil
 }
 
 // Media is a recording opened for playback.

@@ -26,7 +26,10 @@ func NewService(s store.Store) *Service { return &Service{store: s, now: time.No
 
 // SaveTranscript stores a transcript sent by a browser (the live one, by
 // the student) or a correction (by the student or the group's tutor). A
-// correction is never replaced by a machine transcript.
+// correction is never replaced by a machine transcript. The tutor's word
+// is final: once the tutor corrected a transcript or graded the attempt,
+// the student can no longer change it (the grade and the evidence beside
+// it rest on that text), nor a transcript of a recording they deleted.
 func (s *Service) SaveTranscript(ctx context.Context, by domain.User, a domain.Attempt, recordingID, source, language string, segs []domain.Segment) (domain.Transcript, error) {
 	if source != domain.TranscriptBrowser && source != domain.TranscriptEdited {
 		return domain.Transcript{}, domain.Invalid("invalid_source", "Origen de la transcripción no válido.")
@@ -46,6 +49,11 @@ func (s *Service) SaveTranscript(ctx context.Context, by domain.User, a domain.A
 	if err != nil {
 		return domain.Transcript{}, err
 	}
+	if isOwner && !isTutor {
+		if err := s.studentMayChange(ctx, by, a, rec, source); err != nil {
+			return domain.Transcript{}, err
+		}
+	}
 	for i := range segs {
 		segs[i].Text = strings.TrimSpace(segs[i].Text)
 	}
@@ -61,6 +69,30 @@ func (s *Service) SaveTranscript(ctx context.Context, by domain.User, a domain.A
 		return t, err
 	}
 	return s.store.GetTranscript(ctx, a.ID, rec.ID)
+}
+
+// studentMayChange refuses a student's transcript once the tutor has the
+// final word on it.
+func (s *Service) studentMayChange(ctx context.Context, student domain.User, a domain.Attempt, rec domain.Recording, source string) error {
+	if a.Grade != nil {
+		return domain.Conflict("attempt_graded", "El tutor ya calificó este intento: la transcripción ya no se puede modificar.")
+	}
+	if rec.Deleted {
+		return domain.Conflict("recording_closed", "La grabación fue eliminada.")
+	}
+	if source != domain.TranscriptEdited {
+		return nil // a live transcript never replaces a correction anyway
+	}
+	stored, err := s.store.GetTranscript(ctx, a.ID, rec.ID)
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case stored.Source == domain.TranscriptEdited && stored.UpdatedBy != student.Mail:
+		return domain.Conflict("transcript_corrected", "El tutor corrigió esta transcripción: ya no se puede reemplazar.")
+	}
+	return nil
 }
 
 // SaveServerTranscript stores a transcription server's result, replacing a

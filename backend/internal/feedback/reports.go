@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/sheetcsv"
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
@@ -220,7 +221,7 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 	cw.Comma = ';'
 	write := func(rec []string) error {
 		for i, c := range rec {
-			rec[i] = spreadsheetSafe(c)
+			rec[i] = sheetcsv.EscapeFormula(c)
 		}
 		return cw.Write(rec)
 	}
@@ -271,19 +272,4 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// spreadsheetSafe keeps a cell from being run as a formula when the file
-// is opened in a spreadsheet (CSV injection, OWASP): a cell starting with
-// = + - @, a tab or a carriage return gets a leading apostrophe, which the
-// spreadsheet shows as text.
-func spreadsheetSafe(cell string) string {
-	if cell == "" {
-		return cell
-	}
-	switch cell[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		return "'" + cell
-	}
-	return cell
 }

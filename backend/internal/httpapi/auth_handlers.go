@@ -55,12 +55,12 @@ func (a *api) login(c echo.Context) error {
 }
 
 func (a *api) logout(c echo.Context) error {
-	if ck, err := c.Cookie(sessionCookie); err == nil {
+	if ck, err := c.Cookie(a.sessionCookie()); err == nil {
 		if err := a.auth.Sessions().Revoke(c.Request().Context(), ck.Value); err != nil {
 			return err
 		}
 	}
-	a.clearCookie(c, sessionCookie, "/")
+	a.clearCookie(c, a.sessionCookie(), "/")
 	return c.NoContent(http.StatusNoContent)
 }
 
@@ -75,8 +75,8 @@ func (a *api) microsoftStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.SetCookie(&http.Cookie{Name: nonceCookie, Value: nonce, Path: "/api/auth/microsoft", HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: a.secureCookies(c.Request()), MaxAge: 600})
+	c.SetCookie(&http.Cookie{Name: a.nonceCookie(), Value: nonce, Path: "/api/auth/microsoft", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: a.secureCookies(), MaxAge: 600})
 	return c.JSON(http.StatusOK, microsoftStartResponse{Nonce: nonce})
 }
 
@@ -95,10 +95,10 @@ func (a *api) microsoftLogin(c echo.Context) error {
 		return err
 	}
 	nonce := ""
-	if ck, err := c.Cookie(nonceCookie); err == nil {
+	if ck, err := c.Cookie(a.nonceCookie()); err == nil {
 		nonce = ck.Value
 	}
-	a.clearCookie(c, nonceCookie, "/api/auth/microsoft")
+	a.clearCookie(c, a.nonceCookie(), "/api/auth/microsoft")
 	u, created, err := a.auth.LoginMicrosoft(c.Request().Context(), req.IDToken, nonce)
 	if err != nil {
 		return err

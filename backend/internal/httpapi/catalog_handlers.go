@@ -127,7 +127,7 @@ func (a *api) exportCases(c echo.Context) error {
 	if format == "csv" {
 		ctype = "text/csv; charset=utf-8"
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+`.`+format+`"`)
+	c.Response().Header().Set("Content-Disposition", attachment(name+"."+format))
 	return c.Blob(http.StatusOK, ctype, buf.Bytes())
 }
 

@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"errors"
+	"net"
 	"net/http"
+	"os"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -46,6 +48,15 @@ func (a *api) handleError(err error, c echo.Context) {
 	if msg, ok := c.Get(ctxTooLarge).(string); ok && status == http.StatusRequestEntityTooLarge {
 		body.Error.Message = msg
 	}
+	// A request refused before its body was read (an upload to a closed
+	// recording, say) is answered at once and its connection closed: Go's
+	// server would otherwise first read up to 256 KB of the unwanted body,
+	// as slowly as the client sends it.
+	if req := c.Request(); req.ProtoMajor == 1 && req.ContentLength != 0 {
+		if b, ok := c.Get(ctxBody).(*requestBody); !ok || b.unread(req) {
+			c.Response().Header().Set("Connection", "close")
+		}
+	}
 	if status >= 500 {
 		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	} else {
@@ -64,6 +75,9 @@ func (a *api) handleError(err error, c echo.Context) {
 }
 
 func (a *api) classify(err error) (int, errorBody) {
+	if status, body, ok := classifyBodyError(err); ok {
+		return status, body
+	}
 	var ue *domain.UserError
 	if errors.As(err, &ue) {
 		return statusOf(ue.Kind, http.StatusBadRequest), errorBody{errorPayload{Code: ue.Code, Message: ue.Message, Details: ue.Details}}
@@ -140,4 +154,25 @@ func messageOf(status int) string {
 		return "Demasiadas solicitudes. Intente más tarde."
 	}
 	return "Error."
+}
+
+// classifyBodyError answers a failure to read the request body as the
+// client's: 413 when it passed the route's limit (with or without a
+// Content-Length), 408 when it came slower than the server's read timeout,
+// 400 when it was cut off. None of them is a server error.
+func classifyBodyError(err error) (int, errorBody, bool) {
+	var be *bodyError
+	if !errors.As(err, &be) {
+		return 0, errorBody{}, false
+	}
+	var tooBig *http.MaxBytesError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge, errorBody{errorPayload{Code: "too_large", Message: "Los datos enviados superan el tamaño permitido."}}, true
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return http.StatusRequestTimeout, errorBody{errorPayload{Code: "request_timeout",
+			Message: "Los datos tardaron demasiado en llegar. Revise su conexión e intente de nuevo."}}, true
+	}
+	return http.StatusBadRequest, errorBody{errorPayload{Code: "incomplete_body", Message: "Los datos enviados llegaron incompletos. Intente de nuevo."}}, true
 }

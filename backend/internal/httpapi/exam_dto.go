@@ -93,7 +93,7 @@ type recordingDTO struct {
 }
 
 func toRecordingDTO(r domain.Recording) recordingDTO {
-	return recordingDTO{ID: r.ID, Phase: r.Phase, MimeType: r.MimeType, Chunks: r.Chunks, Bytes: r.Bytes, DurationMs: r.DurationMs,
+	return recordingDTO{ID: r.ID, Phase: r.Phase, MimeType: domain.CanonicalAudioType(r.MimeType), Chunks: r.Chunks, Bytes: r.Bytes, DurationMs: r.DurationMs,
 		Complete: r.Complete, Deleted: r.Deleted, CreatedAt: r.CreatedAt, Late: r.Late}
 }
 

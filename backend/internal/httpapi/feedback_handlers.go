@@ -96,6 +96,6 @@ func (a *api) exportGrades(c echo.Context) error {
 	if err := a.feedback.WriteGradesCSV(c.Request().Context(), &buf, g, a.memberNames(c, g)); err != nil {
 		return err
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="calificaciones-`+g.ID+`.csv"`)
+	c.Response().Header().Set("Content-Disposition", attachment("calificaciones-"+g.ID+".csv"))
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }

@@ -45,6 +45,9 @@ var allRoles = []string{guest, studentNoGrp, studentInGrp, tutor, otherTutor}
 
 const testPassword = "clave-segura-123"
 
+// sessionCookieName is the session cookie with the default COOKIE_SECURE.
+const sessionCookieName = "__Host-simulador_session"
+
 // env is a running API with one signed-in client per role.
 type env struct {
 	t       *testing.T
@@ -58,6 +61,7 @@ type env struct {
 	group   domain.Group // the tutor's active group, with the member student
 	exams   *exams.Service
 	clock   *fakeClock
+	logs    *syncBuffer // the server's log
 }
 
 // fakeClock is the test's "server time"; it only moves when told to.
@@ -160,7 +164,7 @@ func buildTemplate() error {
 			return fmt.Errorf("login %s: %d %s", role, res.Code, res.Body)
 		}
 		for _, c := range res.Result().Cookies() {
-			if c.Name == "simulador_session" {
+			if c.Name == sessionCookieName {
 				template.cookies[role] = c
 			}
 		}
@@ -205,7 +209,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
-		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}}
+		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}, logs: &syncBuffer{}}
 	e.wire(t, st, filepath.Join(dataDir, "media"))
 	return e
 }
@@ -228,13 +232,13 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
 	e.exams.SetClock(e.clock.Now)
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
-		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: e.clock.Now})
+		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(e.logs, nil)), Now: e.clock.Now})
 }
 
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {
 	t.Helper()
 	for _, c := range res.Result().Cookies() {
-		if c.Name == "simulador_session" && c.Value != "" {
+		if c.Name == sessionCookieName && c.Value != "" {
 			return c
 		}
 	}

@@ -158,8 +158,8 @@ func (b *browser) start() string {
 		b.t.Fatalf("start: %d %v", res.status, res.body)
 	}
 	nonce, _ := res.body["nonce"].(string)
-	if nonce == "" || b.cookie("simulador_ms_nonce") != nonce {
-		b.t.Fatalf("start: nonce %q, cookie %q", nonce, b.cookie("simulador_ms_nonce"))
+	if nonce == "" || b.cookie("__Secure-simulador_ms_nonce") != nonce {
+		b.t.Fatalf("start: nonce %q, cookie %q", nonce, b.cookie("__Secure-simulador_ms_nonce"))
 	}
 	return nonce
 }
@@ -194,7 +194,7 @@ func field(m map[string]any, path ...string) any {
 
 func hasSessionCookie(h http.Header) bool {
 	for _, c := range (&http.Response{Header: h}).Cookies() {
-		if c.Name == "simulador_session" && c.Value != "" {
+		if c.Name == sessionCookieName && c.Value != "" {
 			return true
 		}
 	}
@@ -217,7 +217,7 @@ func TestMicrosoftSignInCreatesAStudentThenRecognisesThem(t *testing.T) {
 	if !hasSessionCookie(res.header) {
 		t.Error("first sign-in set no session cookie")
 	}
-	if b.cookie("simulador_ms_nonce") != "" {
+	if b.cookie("__Secure-simulador_ms_nonce") != "" {
 		t.Error("the nonce cookie was not cleared")
 	}
 	id := field(res.body, "user", "id")
@@ -357,7 +357,7 @@ func TestMicrosoftNotConfigured(t *testing.T) {
 			t.Errorf("%s: %d %v", path, res.status, res.body)
 		}
 	}
-	if b.cookie("simulador_ms_nonce") != "" {
+	if b.cookie("__Secure-simulador_ms_nonce") != "" {
 		t.Error("a nonce cookie was set although Microsoft is not configured")
 	}
 	if res := b.do(http.MethodGet, "/api/config", nil); field(res.body, "microsoft", "enabled") != false {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -62,7 +63,9 @@ func (a *api) completeRecording(c echo.Context) error {
 }
 
 // recordingMedia serves a recording with Range support, so players can
-// seek; it is private and never cached by shared caches.
+// seek; it is private and never cached by shared caches. The page fetches
+// it into a blob to play it, so it is served as a download that a browser
+// never renders as a document, even when opened directly.
 func (a *api) recordingMedia(c echo.Context) error {
 	u, _ := currentUser(c)
 	m, err := a.exams.OpenMedia(c.Request().Context(), u, c.Param("id"), c.Param("rid"))
@@ -73,21 +76,29 @@ func (a *api) recordingMedia(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set("Content-Type", m.MimeType)
 	h.Set("Cache-Control", "private, no-store")
-	h.Set("Content-Disposition", `inline; filename="grabacion-`+c.Param("rid")+extensionOf(m.MimeType)+`"`)
+	h.Set("Content-Disposition", attachment("grabacion-"+c.Param("rid")+extensionOf(m.MimeType)))
+	h.Set("Content-Security-Policy", a.csp+"; sandbox")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	// Long recordings on slow links must not hit the server's write timeout.
 	_ = http.NewResponseController(c.Response()).SetWriteDeadline(a.now().Add(exams.MediaWriteTimeout))
 	http.ServeContent(c.Response(), c.Request(), "", zeroTime, m.Content)
 	return nil
 }
 
+// extensionOf names a download after its (canonical) audio type.
 func extensionOf(mime string) string {
-	switch {
-	case len(mime) >= 10 && mime[:10] == "audio/webm":
+	base, _, _ := strings.Cut(mime, ";")
+	switch base {
+	case "audio/webm":
 		return ".webm"
-	case len(mime) >= 9 && mime[:9] == "audio/mp4":
+	case "audio/mp4":
 		return ".m4a"
-	case len(mime) >= 9 && mime[:9] == "audio/ogg":
+	case "audio/ogg":
 		return ".ogg"
+	case "audio/mpeg":
+		return ".mp3"
+	case "audio/wav":
+		return ".wav"
 	}
 	return ""
 }

@@ -7,7 +7,9 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -186,7 +188,9 @@ var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Pr
 	"X-Forwarded-Ssl", "X-Forwarded-Host", "X-Url-Scheme", "X-Real-Ip"}
 
 // bodyLimit refuses a body over limit bytes: at once when Content-Length
-// says so, otherwise while reading, before anything is stored.
+// says so, otherwise while reading, before anything is stored. The body is
+// read through a requestBody, so the error handler can tell the client's
+// failures (too large, too slow, cut off) from the server's.
 func bodyLimit(limit int64, message string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -197,11 +201,51 @@ func bodyLimit(limit int64, message string) echo.MiddlewareFunc {
 			if req.ContentLength > limit {
 				return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 			}
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			body := &requestBody{ReadCloser: http.MaxBytesReader(c.Response(), req.Body, limit)}
+			req.Body = body
+			c.Set(ctxBody, body)
 			return next(c)
 		}
 	}
 }
+
+const ctxBody = "requestBody"
+
+// requestBody counts what was read of a request body and marks its read
+// errors as the client's (bodyError).
+type requestBody struct {
+	io.ReadCloser
+	read int64
+	eof  bool
+}
+
+func (b *requestBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	switch {
+	case err == io.EOF:
+		b.eof = true
+	case err != nil:
+		err = &bodyError{err}
+	}
+	return n, err
+}
+
+// unread reports whether part of the body was never read (a request
+// refused before its body was needed).
+func (b *requestBody) unread(r *http.Request) bool {
+	if r.ContentLength > 0 {
+		return b.read < r.ContentLength
+	}
+	return r.ContentLength < 0 && !b.eof
+}
+
+// bodyError is a failure to read the request body: it is too large, it
+// came too slowly (the server's read timeout) or the client hung up.
+type bodyError struct{ err error }
+
+func (e *bodyError) Error() string { return "reading the request body: " + e.err.Error() }
+func (e *bodyError) Unwrap() error { return e.err }
 
 func (a *api) requestLog() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
@@ -230,8 +274,12 @@ func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
 	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
-	if isHTTPS(r) {
-		h.Set("Strict-Transport-Security", "max-age=31536000")
+	// With Secure cookies the site is served over HTTPS (or on loopback,
+	// where browsers ignore HSTS), so HSTS goes out even when a proxy that
+	// is not trusted terminated TLS. includeSubDomains: a sibling host over
+	// plain HTTP could otherwise be used to set cookies for this one.
+	if isHTTPS(r) || a.secureCookies() {
+		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		h.Set("Cache-Control", "no-store")
@@ -278,4 +326,11 @@ func origin(raw string) string {
 // already removed a client's X-Forwarded-Proto.
 func isHTTPS(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")
+}
+
+// attachment is a Content-Disposition that downloads a file named name,
+// quoted or RFC 2231-encoded as needed so no part of name becomes another
+// parameter.
+func attachment(name string) string {
+	return mime.FormatMediaType("attachment", map[string]string{"filename": name})
 }

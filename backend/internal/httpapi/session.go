@@ -10,23 +10,45 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
+// Cookie names. A Secure cookie (the default) carries a name prefix that
+// browsers enforce: __Host- only for a Secure, host-only cookie with
+// Path=/, so neither a plain-HTTP page nor a sibling subdomain can set or
+// shadow the session; __Secure- for the nonce, which lives under
+// /api/auth/microsoft. COOKIE_SECURE=never drops Secure and so the prefix
+// (a browser refuses a prefixed cookie without Secure).
 const (
-	sessionCookie = "simulador_session"
-	nonceCookie   = "simulador_ms_nonce"
+	secureSessionCookie = "__Host-simulador_session"
+	plainSessionCookie  = "simulador_session"
+	secureNonceCookie   = "__Secure-simulador_ms_nonce"
+	plainNonceCookie    = "simulador_ms_nonce"
 )
+
+func (a *api) sessionCookie() string {
+	if a.secureCookies() {
+		return secureSessionCookie
+	}
+	return plainSessionCookie
+}
+
+func (a *api) nonceCookie() string {
+	if a.secureCookies() {
+		return secureNonceCookie
+	}
+	return plainNonceCookie
+}
 
 // loadSession resolves the session cookie, if any, into the request's user.
 // A stale cookie is cleared; the route's access level decides what follows.
 func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ck, err := c.Cookie(sessionCookie)
+		ck, err := c.Cookie(a.sessionCookie())
 		if err != nil || ck.Value == "" {
 			return next(c)
 		}
 		u, err := a.auth.Sessions().Resolve(c.Request().Context(), ck.Value)
 		switch {
 		case errors.Is(err, domain.ErrUnauthenticated):
-			a.clearCookie(c, sessionCookie, "/")
+			a.clearCookie(c, a.sessionCookie(), "/")
 		case err != nil:
 			return err
 		default:
@@ -40,7 +62,7 @@ func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 // revokes the one the browser presented, if any.
 func (a *api) startSession(c echo.Context, u domain.User) error {
 	ctx := c.Request().Context()
-	if old, err := c.Cookie(sessionCookie); err == nil {
+	if old, err := c.Cookie(a.sessionCookie()); err == nil {
 		if err := a.auth.Sessions().Revoke(ctx, old.Value); err != nil {
 			return err
 		}
@@ -50,8 +72,8 @@ func (a *api) startSession(c echo.Context, u domain.User) error {
 		return err
 	}
 	c.SetCookie(&http.Cookie{
-		Name: sessionCookie, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: a.secureCookies(c.Request()), MaxAge: int(a.auth.Sessions().MaxAge() / time.Second),
+		Name: a.sessionCookie(), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: a.secureCookies(), MaxAge: int(a.auth.Sessions().MaxAge() / time.Second),
 	})
 	c.Set(ctxUser, u)
 	return nil
@@ -59,15 +81,11 @@ func (a *api) startSession(c echo.Context, u domain.User) error {
 
 func (a *api) clearCookie(c echo.Context, name, path string) {
 	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: a.secureCookies(c.Request()), MaxAge: -1})
+		Secure: a.secureCookies(), MaxAge: -1})
 }
 
-func (a *api) secureCookies(r *http.Request) bool {
-	switch a.cfg.CookieSecure {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return isHTTPS(r)
-}
+// secureCookies reports whether cookies are marked Secure: always, unless
+// COOKIE_SECURE=never. Browsers (and Go's cookie jar) keep and send Secure
+// cookies for http://localhost and http://127.0.0.1, so local runs need
+// nothing; "never" is for a plain-HTTP address that is not loopback.
+func (a *api) secureCookies() bool { return a.cfg.CookieSecure != "never" }

@@ -32,3 +32,16 @@ func BenchmarkParseXLSX5000(b *testing.B) {
 		}
 	}
 }
+
+// The security review's wide sparse workbook (budget in
+// scripts/bench-budgets.sh): refused without filling rows to 16,384 cells.
+func BenchmarkParseXLSXWideSparse(b *testing.B) {
+	data := wideSparseRoster(b, MaxRows)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if rows, err := ParseXLSX(bytes.NewReader(data)); err == nil {
+			b.Fatalf("got %d rows", len(rows))
+		}
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 // problemsOf returns the problems of an *Error, failing the test for rows or
@@ -99,7 +101,7 @@ func checkResult(t *testing.T, rows []Row, err error) {
 			t.Fatalf("row lines not increasing: %d after %d", r.Line, last)
 		}
 		last = r.Line
-		if !validEmail(r.Email) || r.Email != strings.ToLower(r.Email) || seen[r.Email] {
+		if !validEmail(r.Email) || r.Email != domain.NormalizeEmail(r.Email) || seen[r.Email] {
 			t.Fatalf("bad or repeated email in %+v", r)
 		}
 		seen[r.Email] = true

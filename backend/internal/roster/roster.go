@@ -14,7 +14,9 @@
 // Every row needs a valid email and a degree; the other values may be empty
 // (a name is replaced by the profile's once the student signs in, and the
 // group takes its department, faculty and modality from the first row that
-// has them). Other columns are ignored.
+// has them). Other columns are ignored. Every value has a length cap
+// (MaxNameLength, MaxFieldLength), and a workbook may hold data only up to
+// column MaxColumns.
 package roster
 
 import (
@@ -29,6 +31,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 const (
@@ -39,6 +43,10 @@ const (
 	// MaxProblems is how many problems are reported before giving up; a
 	// final Problem then says that more exist.
 	MaxProblems = 20
+	// MaxNameLength caps a student's name, in characters.
+	MaxNameLength = 200
+	// MaxFieldLength caps the degree, department, faculty and modality.
+	MaxFieldLength = 120
 )
 
 // Messages shown to the tutor (es-EC).
@@ -367,7 +375,7 @@ func parseRows(next nextRowFunc, check DegreeCheck) ([]Row, error) {
 			Modality:   h.cell(cells, colModality),
 		}
 		written := h.cell(cells, colEmail)
-		row.Email = strings.ToLower(written)
+		row.Email = domain.NormalizeEmail(written)
 		rows = append(rows, row)
 
 		var rowProblems []Problem
@@ -386,9 +394,28 @@ func parseRows(next nextRowFunc, check DegreeCheck) ([]Row, error) {
 				seen[row.Email] = line
 			}
 		}
+		degreeTooLong := false
+		for _, f := range []struct {
+			c     column
+			value string
+			max   int
+			what  string
+		}{
+			{colName, row.Name, MaxNameLength, "El nombre"},
+			{colDegree, row.Degree, MaxFieldLength, "La carrera"},
+			{colDepartment, row.Department, MaxFieldLength, "El departamento"},
+			{colFaculty, row.Faculty, MaxFieldLength, "La facultad"},
+			{colModality, row.Modality, MaxFieldLength, "La modalidad"},
+		} {
+			if utf8.RuneCountInString(f.value) > f.max {
+				rowProblems = append(rowProblems, Problem{Row: line, Column: h.name[f.c],
+					Message: fmt.Sprintf("%s supera los %d caracteres.", f.what, f.max)})
+				degreeTooLong = degreeTooLong || f.c == colDegree
+			}
+		}
 		if row.Degree == "" {
 			rowProblems = append(rowProblems, Problem{Row: line, Column: h.name[colDegree], Message: "La carrera está vacía."})
-		} else if check != nil {
+		} else if check != nil && !degreeTooLong {
 			if msg := check(row.Degree); msg != "" {
 				rowProblems = append(rowProblems, Problem{Row: line, Column: h.name[colDegree], Message: msg})
 			}

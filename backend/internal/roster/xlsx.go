@@ -3,7 +3,10 @@ package roster
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/xml"
+	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -24,6 +27,14 @@ const (
 	// worksheets, which are streamed.
 	partsLimit = 4 << 20
 )
+
+// MaxColumns is the last worksheet column that may hold data (IV, the
+// width of an old .xls sheet). The reader fills each row with empty cells
+// up to its last value, so one value in column XFD on every row made a
+// 5,000-row roster cost 82 million cells; a real roster uses a few dozen.
+const MaxColumns = 256
+
+var lastColumnName, _ = excelize.ColumnNumberToName(MaxColumns)
 
 const msgXLSXTooBig = "El archivo Excel es demasiado grande al descomprimirlo; deje solo la hoja de estudiantes o guárdela como CSV."
 
@@ -165,5 +176,68 @@ func checkZip(data []byte) error {
 			return fileError(msgXLSXTooBig)
 		}
 	}
+	for _, f := range zr.File {
+		name := strings.ToLower(strings.ReplaceAll(f.Name, "\\", "/"))
+		if strings.HasPrefix(name, "xl/worksheets/") && strings.HasSuffix(name, ".xml") {
+			if err := checkColumns(f); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// checkColumns refuses a worksheet with a value past MaxColumns. It reads
+// the sheet's XML tokens once, without building cells; a sheet it cannot
+// read is left for excelize to report. A styled cell without a value is
+// not data (excelize does not fill a row up to it).
+func checkColumns(f *zip.File) error {
+	rc, err := f.Open()
+	if err != nil {
+		return nil
+	}
+	defer rc.Close()
+	d := xml.NewDecoder(rc)
+	row, col, inCell := 0, 0, false
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return nil
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "row":
+				row, col = row+1, 0
+				if n, err := strconv.Atoi(attr(t, "r")); err == nil {
+					row = n
+				}
+			case "c":
+				inCell, col = true, col+1
+				if c, r, err := excelize.CellNameToCoordinates(attr(t, "r")); err == nil {
+					col, row = c, r
+				}
+			case "v", "is", "f":
+				if inCell && col > MaxColumns {
+					name, _ := excelize.ColumnNumberToName(col)
+					return NewError(Problem{Row: row, Column: name, Message: fmt.Sprintf(
+						"Hay datos en la columna %s; el archivo puede usar hasta la columna %s. Borre las columnas sobrantes o guarde la hoja como CSV.",
+						name, lastColumnName)})
+				}
+			}
+		case xml.EndElement:
+			if t.Name.Local == "c" {
+				inCell = false
+			}
+		}
+	}
+}
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
 }

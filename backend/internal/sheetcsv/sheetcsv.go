@@ -27,7 +27,14 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 // record is one row however many lines its quoted fields span. Records may
 // have any number of fields; the slice is reused between calls.
 func Rows(text string, sep rune) func() (row int, rec []string, err error) {
-	cr := csv.NewReader(strings.NewReader(text))
+	return RowsFrom(strings.NewReader(text), sep)
+}
+
+// RowsFrom is Rows reading from r as records are asked for, so a caller
+// that stops early never reads the rest of a large file. An error of r
+// other than io.EOF is returned as is.
+func RowsFrom(r io.Reader, sep rune) func() (row int, rec []string, err error) {
+	cr := csv.NewReader(r)
 	cr.Comma = sep
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true

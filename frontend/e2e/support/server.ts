@@ -20,6 +20,8 @@ export type ServerHandle = {
   env: Record<string, string>
   /** Runs a terminal command (bin/simulador ...) against this server's data. */
   cli: (...args: string[]) => Promise<{ stdout: string; stderr: string }>
+  /** Runs a terminal command with input on its standard input (a password, say). */
+  cliWithInput: (input: string, ...args: string[]) => Promise<{ stdout: string; stderr: string }>
   createUser: (role: Role, opts?: Partial<Omit<TestUser, 'role'>>) => Promise<TestUser>
   stop: () => Promise<void>
   logs: () => string
@@ -62,6 +64,11 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   })
 
   const cli = (...args: string[]) => run(binary, args, { env })
+  const cliWithInput = (input: string, ...args: string[]) => {
+    const p = run(binary, args, { env })
+    p.child.stdin?.end(input)
+    return p
+  }
   const createUser: ServerHandle['createUser'] = async (role, opts = {}) => {
     const user: TestUser = {
       role,
@@ -69,7 +76,8 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       password: opts.password ?? 'clave-segura-123',
       name: opts.name ?? (role === 'tutor' ? 'Tania Tutora Ruiz' : 'Esteban Estudiante Loja'),
     }
-    await cli('users', 'create', '--email', user.email, '--password', user.password, '--role', role, '--name', user.name)
+    // Passwords are read from standard input, never from the command line.
+    await cliWithInput(`${user.password}\n`, 'users', 'create', '--email', user.email, '--role', role, '--name', user.name)
     return user
   }
   const stop = async () => {
@@ -79,5 +87,5 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     }
     rmSync(dataDir, { recursive: true, force: true })
   }
-  return { url, dataDir, env, cli, createUser, stop, logs: () => output }
+  return { url, dataDir, env, cli, cliWithInput, createUser, stop, logs: () => output }
 }

@@ -12,7 +12,8 @@ import { ScoreBadge } from './ScoreBadge'
 // AttemptResult is an attempt's full record (phase 7): both marks, the
 // rubric levels, time per phase, the case with its key points and legal
 // bases, the notes, and every recording. Its student may delete a
-// recording; the attempt keeps its scores.
+// recording (the attempt keeps its scores) and correct a transcript until
+// the tutor grades the attempt.
 export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; canDelete: boolean }) {
   return (
     <div className="space-y-6">
@@ -55,7 +56,8 @@ export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; can
       </Card>
 
       <Card title="Grabaciones">
-        <RecordingsList attempt={a} canDelete={canDelete} canEditTranscripts={canDelete} />
+        {/* Once graded, the tutor has the final word on the transcripts. */}
+        <RecordingsList attempt={a} canDelete={canDelete} canEditTranscripts={canDelete && !a.tutorGrade} />
       </Card>
 
       {(a.selfAssessment || a.tutorGrade) && (
