@@ -82,16 +82,16 @@ func TestCommandsOnFirestore(t *testing.T) {
 		t.Errorf("the first-run hint does not say %q:\n%s", want, r.stderr)
 	}
 
-	r = must(t, "users", "create", "--email", "Tutora@UTPL.edu.ec", "--password", "una-clave-segura", "--role", "tutor", "--name", "Ana María Pérez")
+	r = mustIn(t, "una-clave-segura\n", "users", "create", "--email", "Tutora@UTPL.edu.ec", "--role", "tutor", "--name", "Ana María Pérez")
 	if !strings.Contains(r.stdout, "created tutora@utpl.edu.ec") {
 		t.Errorf("stdout = %q", r.stdout)
 	}
 	if !strings.Contains(r.stderr, "kind=firestore project="+project+" emulator="+host) {
 		t.Errorf("the command does not say which store it uses:\n%s", r.stderr)
 	}
-	fails(t, "ya existe un usuario con el correo tutora@utpl.edu.ec",
-		"users", "create", "--email", "TUTORA@utpl.edu.ec", "--password", "otra-clave-segura", "--role", "estudiante")
-	must(t, "users", "create", "--email", "luis@utpl.edu.ec", "--password", "una-clave-segura", "--role", "estudiante")
+	failsIn(t, "ya existe un usuario con el correo tutora@utpl.edu.ec", "otra-clave-segura\n",
+		"users", "create", "--email", "TUTORA@utpl.edu.ec", "--role", "estudiante")
+	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "luis@utpl.edu.ec", "--role", "estudiante")
 	if r := must(t, "users", "set-role", "--email", "LUIS@utpl.edu.ec", "--role", "tutor"); strings.TrimSpace(r.stdout) != "luis@utpl.edu.ec now has role tutor" {
 		t.Errorf("set-role: %q", r.stdout)
 	}
