@@ -34,6 +34,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		"Attempts":          testAttempts,
 		"AttemptStartRace":  testConcurrentAttemptStart,
 		"Recordings":        testRecordings,
+		"RecordingComposed": testRecordingComposed,
 		"Transcripts":       testTranscripts,
 		"TranscriptOver":    testTranscriptOver,
 		"RecordingsNoJob":   testRecordingsWithoutJob,
