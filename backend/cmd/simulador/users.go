@@ -36,7 +36,7 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if *password == "" {
 			return errors.New("users create: --password is required")
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func usersCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}
