@@ -67,8 +67,9 @@ chromium:
 	@command -v $(CHROMIUM) >/dev/null || { echo "Installing Debian's chromium (apt)…"; apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 
 .PHONY: e2e
-e2e: build chromium ## End-to-end tests in Debian's Chromium (Playwright)
+e2e: build chromium ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage)
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	go build -o bin/gcs-test-server ./backend/cmd/gcs-test-server
 	cd frontend && npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
