@@ -51,6 +51,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 
 	go a.sweepSessions(ctx)
+	a.exams.StartComposer(ctx)
 	go a.sweepMedia(ctx)
 	if a.cfg.RecordingRetention > 0 {
 		go a.sweepRecordings(ctx)

@@ -202,10 +202,7 @@ func (s *Service) Complete(ctx context.Context, u domain.User, attemptID, rid st
 		return r, err
 	}
 	if !r.Composed {
-		if err := s.composeMedia(ctx, r); err != nil {
-			// The chunks stay and play; the sweep (ComposePending) retries.
-			s.log.Warn("recording completed but its chunks were not composed", "attempt", attemptID, "recording", rid, "err", err)
-		}
+		s.compose(ctx, r)
 	}
 	if !wasComplete && s.onComplete != nil {
 		if err := s.onComplete(ctx, r); err != nil {
@@ -272,10 +269,66 @@ func (s *Service) playableChunks(ctx context.Context, r domain.Recording) ([]med
 	return out, nil
 }
 
+// Background composing: recordings that end together (a class sitting a
+// mock exam at once) must not slow the acknowledgement of other students'
+// chunks, nor hold up the browser's upload queue, which waits for the
+// complete call before sending the next take's chunks.
+const (
+	composeWorkers  = 2
+	composeQueueLen = 1000
+	composeTimeout  = 5 * time.Minute
+)
+
+// StartComposer composes completed recordings in the background,
+// composeWorkers at a time, until ctx ends; call it before serving. Without
+// it (tests, terminal commands) Complete composes before it answers. What
+// the composer has not done when the server stops, or could not queue, the
+// sweep (ComposePending) does.
+func (s *Service) StartComposer(ctx context.Context) {
+	s.composeQueue = make(chan domain.Recording, composeQueueLen)
+	for range composeWorkers {
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case r := <-s.composeQueue:
+					cctx, cancel := context.WithTimeout(ctx, composeTimeout)
+					if err := s.composeMedia(cctx, r); err != nil && ctx.Err() == nil {
+						s.log.Warn("recording completed but its chunks were not composed; the sweep will retry", "attempt", r.AttemptID, "recording", r.ID, "err", err)
+					}
+					cancel()
+				}
+			}
+		}()
+	}
+}
+
+// compose composes a recording that was just completed, in the background
+// when StartComposer runs.
+func (s *Service) compose(ctx context.Context, r domain.Recording) {
+	if s.composeQueue != nil {
+		select {
+		case s.composeQueue <- r:
+		default:
+			s.log.Warn("compose queue full; the sweep will compose the recording", "attempt", r.AttemptID, "recording", r.ID)
+		}
+		return
+	}
+	if err := s.composeMedia(ctx, r); err != nil {
+		// The chunks stay and play; the sweep (ComposePending) retries.
+		s.log.Warn("recording completed but its chunks were not composed", "attempt", r.AttemptID, "recording", r.ID, "err", err)
+	}
+}
+
 // composeMedia joins a complete recording's chunks into one media object,
 // verified before the chunks are removed, and records it. On failure the
 // chunks stay and keep playing; calling it again finishes the job.
 func (s *Service) composeMedia(ctx context.Context, r domain.Recording) error {
+	r, err := s.store.GetRecording(ctx, r.AttemptID, r.ID)
+	if err != nil || r.Deleted || r.Composed || !r.Complete {
+		return err // gone, or done by another instance or an earlier run
+	}
 	chunks, err := s.playableChunks(ctx, r)
 	if err != nil {
 		return err

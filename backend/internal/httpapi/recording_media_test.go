@@ -151,7 +151,7 @@ func expectMedia(e *env, base string, whole []byte) {
 			e.t.Fatalf("media as %s = %d, %d bytes of %d", role, res.Code, res.Body.Len(), len(whole))
 		}
 	}
-	for _, r := range [][2]int{{0, 0}, {10, 40}, {len(whole) - 30, len(whole) - 1}, {500, 1100}} {
+	for _, r := range [][2]int{{0, 0}, {10, 40}, {len(whole) - 30, len(whole) - 1}, {len(whole) / 3, 2 * len(whole) / 3}} {
 		res := e.do(tutor, http.MethodGet, base+"/media", nil, "Range", fmt.Sprintf("bytes=%d-%d", r[0], r[1]))
 		if res.Code != http.StatusPartialContent || res.Body.String() != string(whole[r[0]:r[1]+1]) {
 			e.t.Fatalf("range %v = %d %q", r, res.Code, res.Body)
@@ -274,6 +274,40 @@ func TestRetentionDeletesRecordingMedia(t *testing.T) {
 					t.Fatalf("media past retention = %d", res.Code)
 				}
 			}
+		})
+	}
+}
+
+// With the background composer (as the server runs), complete answers at
+// once and the recording is composed shortly after.
+func TestBackgroundComposer(t *testing.T) {
+	for _, ms := range mediaStores {
+		t.Run(ms.name, func(t *testing.T) {
+			e := newEnv(t)
+			store, names := ms.open(t)
+			withMedia(e, store)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			e.exams.StartComposer(ctx)
+			base, key, whole := uploadTake(e, 35)
+			attemptID, _, _ := strings.Cut(key, "/")
+			if res := e.do(studentInGrp, http.MethodPost, base+"/complete", map[string]any{"chunks": 35, "durationMs": 70000}); res.Code != 200 {
+				t.Fatalf("complete = %d %s", res.Code, res.Body)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if r, _ := e.store.GetRecording(ctx, attemptID, recID); r.Composed {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("not composed after 10 s; the recording holds %v", names(t, key))
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if got := names(t, key); !slices.Equal(got, []string{"recording"}) {
+				t.Fatalf("after compose the recording holds %v", got)
+			}
+			expectMedia(e, base, whole)
 		})
 	}
 }
