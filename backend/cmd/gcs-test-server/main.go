@@ -3,8 +3,10 @@
 // bin/simulador with recordings in a bucket: MEDIA_BUCKET=BUCKET and
 // STORAGE_EMULATOR_HOST=HOST:PORT.
 //
-// FOR TESTS ONLY: it keeps objects in memory, checks no credentials and
-// loses everything when it exits.
+// FOR TESTS ONLY: it checks no credentials. Objects are kept in memory
+// (lost when it exits), or with -dir as files under DIR: the in-memory
+// backend scans every object on each write, so a long benchmark with tens
+// of thousands of chunks wants -dir.
 //
 // It prints one JSON line on stdout once it is listening,
 //
@@ -12,7 +14,7 @@
 //
 // and exits on SIGTERM or SIGINT.
 //
-//	gcs-test-server -addr 127.0.0.1:0 -bucket grabaciones
+//	gcs-test-server -addr 127.0.0.1:0 -bucket grabaciones [-dir DIR]
 package main
 
 import (
@@ -39,6 +41,7 @@ func main() {
 func run() error {
 	addr := flag.String("addr", "127.0.0.1:0", "listen address (port 0: a free port)")
 	bucket := flag.String("bucket", "grabaciones", "the bucket to create")
+	dir := flag.String("dir", "", "keep objects as files under this directory (default: in memory)")
 	flag.Parse()
 	host, portText, err := net.SplitHostPort(*addr)
 	if err != nil {
@@ -51,7 +54,7 @@ func run() error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	srv, err := gcstest.Start(host, uint16(port), *bucket)
+	srv, err := gcstest.StartIn(*dir, host, uint16(port), *bucket)
 	if err != nil {
 		return err
 	}

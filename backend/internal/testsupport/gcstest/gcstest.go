@@ -27,6 +27,15 @@ type Server struct {
 // Start serves on host:port (port 0 picks a free one), with the buckets
 // created and empty.
 func Start(host string, port uint16, buckets ...string) (*Server, error) {
+	return StartIn("", host, port, buckets...)
+}
+
+// StartIn is Start with the objects kept as files under root (fake-gcs-server's
+// file-system backend) instead of in memory; root "" keeps them in memory.
+// The in-memory backend scans every object of the bucket on each write
+// (20 ms a write at 20,000 objects here, under one lock); the file-system
+// backend does not slow down as objects pile up.
+func StartIn(root, host string, port uint16, buckets ...string) (*Server, error) {
 	if port == 0 {
 		// The server's reads are routed by host name, which must carry the
 		// port: pick the port first.
@@ -39,7 +48,7 @@ func Start(host string, port uint16, buckets ...string) (*Server, error) {
 	}
 	hostPort := net.JoinHostPort(host, strconv.Itoa(int(port)))
 	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{
-		Scheme: "http", Host: host, Port: port, PublicHost: hostPort,
+		Scheme: "http", Host: host, Port: port, PublicHost: hostPort, StorageRoot: root,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("fake-gcs-server on %s: %w", hostPort, err)
