@@ -1,8 +1,8 @@
 // No loss when the server dies: the chunks acknowledged before a crash are
 // kept, the ones recorded while it is down wait in the browser, and the take
-// completes and plays once the server is back. Run with recordings in a
-// bucket too (project "bucket"), where nothing of the audio is on the
-// server's disk, as on Cloud Run.
+// completes, plays, and is composed into one object once the server is
+// back. Run with recordings in a bucket too (project "bucket"), where
+// nothing of the audio is on the server's disk, as on Cloud Run.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttempt, localRecordings } from './support/simulator'
@@ -45,4 +45,10 @@ test('the server is killed during the presentation and started again: the take c
   expect(part.status()).toBe(206)
   expect(Buffer.compare(await part.body(), audio.subarray(take.bytes - 100))).toBe(0)
   if (server.media === 'bucket') expect(existsSync(join(server.dataDir, 'media'))).toBe(false)
+
+  // Once complete, the take's chunks are composed into one object (in the
+  // background), verified and removed; it still plays the same.
+  await expect.poll(() => server.mediaNames(`${id}/${take.id}`), { timeout: 20_000 }).toEqual(['recording'])
+  const again = await page.request.get(url)
+  expect(Buffer.compare(await again.body(), audio)).toBe(0)
 })

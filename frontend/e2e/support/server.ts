@@ -3,7 +3,7 @@
 // With media 'bucket' the recordings go to a bucket of bin/gcs-test-server
 // (fake Cloud Storage) instead of DATA_DIR/media.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -33,6 +33,8 @@ export type ServerHandle = {
    * whileDown, and starts it again on the same address and data.
    */
   restart: (whileDown?: () => Promise<void>) => Promise<void>
+  /** What the media store holds for a recording ("attempt/recording"): chunk names, or "recording" once composed. */
+  mediaNames: (key: string) => Promise<string[]>
   stop: () => Promise<void>
   logs: () => string
 }
@@ -117,12 +119,26 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     await whileDown?.()
     running = await launch({ ...env, ADDR: new URL(url).host }, log)
   }
+  const mediaNames = async (key: string): Promise<string[]> => {
+    if (!gcs) {
+      try {
+        return readdirSync(join(dataDir, 'media', key)).sort()
+      } catch {
+        return []
+      }
+    }
+    const prefix = `recordings/${key}/`
+    const res = await fetch(`http://${gcs.host}/storage/v1/b/${gcs.bucket}/o?prefix=${encodeURIComponent(prefix)}`)
+    if (!res.ok) throw new Error(`list ${prefix}: ${res.status} ${await res.text()}`)
+    const body = (await res.json()) as { items?: { name: string }[] }
+    return (body.items ?? []).map((o) => o.name.slice(prefix.length)).sort()
+  }
   const stop = async () => {
     await kill(running.child, 'SIGTERM')
     await gcs?.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
-  return { url, dataDir, media, env, cli, createUser, restart, stop, logs: () => output }
+  return { url, dataDir, media, env, cli, createUser, restart, mediaNames, stop, logs: () => output }
 }
 
 type GcsHandle = { host: string; bucket: string; stop: () => Promise<void> }
