@@ -70,6 +70,7 @@ func (b *Bucket) Check(ctx context.Context) error {
 	// bucket should stop the server in seconds.
 	bucket := b.bucket.Retryer(storage.WithMaxAttempts(3))
 	it := bucket.Objects(ctx, &storage.Query{Prefix: objectPrefix})
+	it.PageInfo().MaxSize = 1
 	if _, err := it.Next(); err != nil && !errors.Is(err, iterator.Done) {
 		return checkFailed("list objects", err)
 	}
