@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	cloud.google.com/go/firestore v1.22.0
+	cloud.google.com/go/storage v1.65.0
 	firebase.google.com/go/v4 v4.19.0
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/fsouza/fake-gcs-server v1.56.1
@@ -31,7 +32,6 @@ require (
 	cloud.google.com/go/longrunning v1.2.0 // indirect
 	cloud.google.com/go/monitoring v1.29.0 // indirect
 	cloud.google.com/go/pubsub/v2 v2.6.2 // indirect
-	cloud.google.com/go/storage v1.65.0 // indirect
 	github.com/GoogleCloudPlatform/opentelemetry-operations-go/detectors/gcp v1.34.0 // indirect
 	github.com/GoogleCloudPlatform/opentelemetry-operations-go/exporter/metric v0.57.0 // indirect
 	github.com/GoogleCloudPlatform/opentelemetry-operations-go/internal/resourcemapping v0.57.0 // indirect

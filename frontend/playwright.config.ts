@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import type { WorkerOptions } from './e2e/support/fixtures'
 
 // End-to-end tests drive Debian's Chromium (Playwright cannot download its
 // own browsers here) against the real binary, bin/simulador, which each
@@ -17,7 +18,7 @@ export const chromiumArgs = [
   '--ignore-certificate-errors',
 ]
 
-export default defineConfig({
+export default defineConfig<object, WorkerOptions>({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 60_000,
@@ -36,4 +37,12 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
+  projects: [
+    // Every spec, with recordings in DATA_DIR/media (the default).
+    { name: 'directory', use: { mediaStore: 'directory' } },
+    // The specs where a recording must survive reloads, a lost connection
+    // and a crash of the server, again with recordings in a Cloud Storage
+    // bucket (bin/gcs-test-server): MEDIA_BUCKET and STORAGE_EMULATOR_HOST.
+    { name: 'bucket', use: { mediaStore: 'bucket' }, testMatch: /simulator-(reload|offline|restart)\.spec\.ts$/ },
+  ],
 })

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,11 +11,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"cloud.google.com/go/storage"
+
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/feedback"
+	"github.com/utpl/simulador/backend/internal/gcloud"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -34,13 +38,17 @@ type app struct {
 	catalog  *catalog.Service
 	exams    *exams.Service
 	feedback *feedback.Service
+	// media keeps the recordings' audio; nil in the terminal commands.
+	media media.Store
 	// transcriber is nil unless TRANSCRIBE_URL is set.
 	transcriber *transcribe.Worker
 }
 
 // newApp reads the configuration, opens the store and wires the services;
-// the log goes to logOut (standard error).
-func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
+// the log goes to logOut (standard error). Only the server opens the media
+// store (withMedia): the terminal commands never touch recordings, and a
+// bucket is checked over the network.
+func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error) {
 	cfg, err := config.FromEnv()
 	if err != nil {
 		return nil, err
@@ -57,10 +65,12 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 		return nil, err
 	}
 	ms.SetLogger(log)
-	mediaStore, err := media.NewDir(filepath.Join(cfg.DataDir, "media"))
-	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("media directory: %w", err)
+	var mediaStore media.Store
+	if withMedia {
+		if mediaStore, err = openMedia(ctx, cfg); err != nil {
+			st.Close()
+			return nil, err
+		}
 	}
 	sessions := auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax)
 	a := &app{
@@ -70,6 +80,7 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 		auth:    auth.NewService(st, sessions, ms),
 		groups:  groups.NewService(st),
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
+		media:   mediaStore,
 	}
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
@@ -142,6 +153,43 @@ func postgresServer(databaseURL string) string {
 		server = name + "@" + server
 	}
 	return server
+}
+
+// openMedia opens where recordings are kept: the Cloud Storage bucket
+// MEDIA_BUCKET, checked at once so that a wrong name or a missing role stops
+// the server at start, or else DATA_DIR/media.
+func openMedia(ctx context.Context, cfg config.Config) (media.Store, error) {
+	if cfg.MediaBucket == "" {
+		d, err := media.NewDir(filepath.Join(cfg.DataDir, "media"))
+		if err != nil {
+			return nil, fmt.Errorf("media directory: %w", err)
+		}
+		return d, nil
+	}
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("MEDIA_BUCKET=%q: "+format, append([]any{cfg.MediaBucket}, args...)...)
+	}
+	fb, err := gcloud.NewApp(ctx, "")
+	if err != nil {
+		return nil, fail("%w", err)
+	}
+	client, err := fb.Storage(ctx)
+	if err != nil {
+		return nil, fail("Cloud Storage client: %w", err)
+	}
+	handle, err := client.Bucket(cfg.MediaBucket)
+	if err != nil {
+		return nil, fail("%w", err)
+	}
+	b := media.NewBucket(handle, cfg.MediaBucket)
+	checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := b.Check(checkCtx); errors.Is(err, storage.ErrBucketNotExist) {
+		return nil, fail("the bucket does not exist (create it, or name an existing one)")
+	} else if err != nil {
+		return nil, fail("the bucket cannot be used: %w", err)
+	}
+	return b, nil
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {

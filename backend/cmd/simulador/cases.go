@@ -33,7 +33,7 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			return err
 		}
 		defer f.Close()
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}
@@ -54,7 +54,7 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err := noArguments("cases export", fs); err != nil {
 			return err
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}

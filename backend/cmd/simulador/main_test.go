@@ -29,7 +29,8 @@ func cliEnv(t *testing.T) string {
 	dir := t.TempDir()
 	for _, k := range []string{"ADDR", "PORT", "DATABASE_URL", "LOG_LEVEL", "LOG_FORMAT", "COOKIE_SECURE", "TRUST_PROXY",
 		"SESSION_IDLE_TIMEOUT", "SESSION_MAX_AGE", "MS_TENANT_ID", "MS_CLIENT_ID", "MS_AUTHORITY", "MS_CA_FILE",
-		"ALLOW_SHORT_TIMINGS", "RECORDING_RETENTION_DAYS", "TRANSCRIBE_URL", "INTRO_VIDEO_URL", "FIRESTORE_EMULATOR_HOST"} {
+		"ALLOW_SHORT_TIMINGS", "RECORDING_RETENTION_DAYS", "TRANSCRIBE_URL", "INTRO_VIDEO_URL", "MEDIA_BUCKET",
+		"STORAGE_EMULATOR_HOST", "FIREBASE_STORAGE_EMULATOR_HOST", "FIRESTORE_EMULATOR_HOST"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("DATA_DIR", dir)
@@ -132,7 +133,7 @@ func TestPasswordsNeverComeFromTheCommandLine(t *testing.T) {
 	failsIn(t, "demasiado común", "password123\n", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
 	// Only the first line is the password; a Windows line end is not part of it.
 	mustIn(t, "clave-de-windows-1\r\nsegunda línea\n", "users", "create", "--email", "b@utpl.edu.ec", "--role", "tutor")
-	a, err := newApp(context.Background(), io.Discard)
+	a, err := newApp(context.Background(), io.Discard, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func TestUsersSetPassword(t *testing.T) {
 	cliEnv(t)
 	ctx := context.Background()
 	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "luis@utpl.edu.ec", "--role", "tutor")
-	a, err := newApp(ctx, io.Discard)
+	a, err := newApp(ctx, io.Discard, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestUsersSetPassword(t *testing.T) {
 		t.Errorf("stdout = %q", r.stdout)
 	}
 
-	a, err = newApp(ctx, io.Discard)
+	a, err = newApp(ctx, io.Discard, false)
 	if err != nil {
 		t.Fatal(err)
 	}

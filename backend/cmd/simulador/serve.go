@@ -30,7 +30,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := noArguments("serve", fs); err != nil {
 		return err
 	}
-	a, err := newApp(ctx, stderr)
+	a, err := newApp(ctx, stderr, true)
 	if err != nil {
 		return err
 	}
@@ -53,13 +53,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 
 	go a.sweepSessions(ctx)
+	a.exams.StartComposer(ctx)
+	go a.sweepMedia(ctx)
 	if a.cfg.RecordingRetention > 0 {
 		go a.sweepRecordings(ctx)
 	}
 	if a.transcriber != nil {
 		go a.transcriber.Run(ctx)
 	}
-	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir,
+	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
 		"microsoft", a.cfg.Microsoft.Enabled(), "transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
@@ -134,6 +136,27 @@ func (a *app) sweepSessions(ctx context.Context) {
 			} else if n > 0 {
 				a.log.Debug("expired sessions removed", "count", n)
 			}
+		}
+	}
+}
+
+// sweepMedia composes, every 10 minutes from the start, the complete
+// recordings whose chunks were not composed when they completed (a failure
+// of the media store, a crash, or recordings older than composing).
+func (a *app) sweepMedia(ctx context.Context) {
+	t := time.NewTicker(10 * time.Minute)
+	defer t.Stop()
+	for {
+		n, err := a.exams.ComposePending(ctx)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("media compose sweep failed", "composed", n, "err", err)
+		} else if n > 0 {
+			a.log.Info("recordings composed by the sweep", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }

@@ -45,7 +45,7 @@ func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		if err != nil {
 			return err
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}
@@ -73,7 +73,7 @@ func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		if err != nil {
 			return err
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}
@@ -95,7 +95,7 @@ func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		if err != nil {
 			return err
 		}
-		a, err := newApp(ctx, stderr)
+		a, err := newApp(ctx, stderr, false)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,11 @@
 // of the product. It checks the budget of the upload: N students (200)
 // recording at once, each uploading its presentation (10 minutes of Opus)
 // in 2-second chunks, with no error, server memory growth under 200 MB and a
-// p99 chunk acknowledgement under 100 ms.
+// p99 chunk acknowledgement under 100 ms — 150 ms with -media bucket, where
+// each acknowledgement waits for an upload to a Cloud Storage bucket (here
+// fake-gcs-server, bin/gcs-test-server, started as a child process on a
+// free port and given to the server as MEDIA_BUCKET and
+// STORAGE_EMULATOR_HOST).
 //
 // By default it starts `bin/simulador serve` as a child process on a
 // temporary DATA_DIR and a free port; -url targets a server already running
@@ -21,6 +25,7 @@
 // exit status is 1 when the budget is not met.
 //
 //	go run ./backend/cmd/upload-bench -duration 1m -out .bench/upload.json
+//	go run ./backend/cmd/upload-bench -duration 1m -media bucket -gcs-bin bin/gcs-test-server
 package main
 
 import (
@@ -59,7 +64,14 @@ import (
 // 10 minutes.
 const (
 	budgetP99       = 100 * time.Millisecond
-	budgetRSSGrowth = 200e6 // bytes
+	budgetP99Bucket = 150 * time.Millisecond // a chunk is acknowledged once the bucket has it
+	budgetRSSGrowth = 200e6                  // bytes
+)
+
+// The media stores the child server can use (-media).
+const (
+	mediaDirectory = "directory"
+	mediaBucket    = "bucket"
 )
 
 const (
@@ -85,6 +97,8 @@ type options struct {
 	cpuprofile  string
 	perf        string
 	setupWorker int
+	media       string
+	gcsBin      string
 }
 
 func main() {
@@ -105,7 +119,18 @@ func main() {
 	flag.StringVar(&o.perf, "perf", "", "record the server during the upload with Linux perf (perf record -g) into this file; "+
 		"the server has no profiling endpoint, read it with perf report")
 	flag.IntVar(&o.setupWorker, "setup-workers", setupCalls, "concurrent CLI runs and sign-ins during setup")
+	flag.StringVar(&o.media, "media", mediaDirectory, "where the child server keeps recordings: directory (DATA_DIR/media) or bucket "+
+		"(a bucket of -gcs-bin, fake Cloud Storage)")
+	flag.StringVar(&o.gcsBin, "gcs-bin", "bin/gcs-test-server", "with -media bucket: the fake Cloud Storage server binary")
 	flag.Parse()
+	if o.media != mediaDirectory && o.media != mediaBucket {
+		fmt.Fprintln(os.Stderr, "upload-bench: -media must be directory or bucket")
+		os.Exit(2)
+	}
+	if o.url != "" && o.media == mediaBucket {
+		fmt.Fprintln(os.Stderr, "upload-bench: -media bucket starts its own server; with -url the server's own configuration decides")
+		os.Exit(2)
+	}
 	if o.students < 1 || o.interval <= 0 || o.duration < o.interval || o.chunkBytes < 1 {
 		fmt.Fprintln(os.Stderr, "upload-bench: need -students ≥ 1, -interval > 0, -duration ≥ -interval, -chunk-bytes ≥ 1")
 		os.Exit(2)
@@ -135,6 +160,7 @@ type summary struct {
 	Interval    string    `json:"interval"`
 	ChunkBytes  int       `json:"chunkBytes"`
 	Target      string    `json:"target"`
+	Media       string    `json:"media"` // directory or bucket (of the child server)
 	GoVersion   string    `json:"goVersion"`
 	CPUs        int       `json:"cpus"`
 	SetupSecs   float64   `json:"setupSeconds"`
@@ -211,7 +237,10 @@ func run(ctx context.Context, o options) (*summary, error) {
 		defer pprof.StopCPUProfile()
 	}
 	sum := &summary{Started: time.Now().UTC(), Students: o.students, Duration: o.duration.String(), Interval: o.interval.String(),
-		ChunkBytes: o.chunkBytes, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), SamplesEach: "1s"}
+		ChunkBytes: o.chunkBytes, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), SamplesEach: "1s", Media: o.media}
+	if o.url != "" {
+		sum.Media = "of the running server"
+	}
 	sum.LoadStart = loadAvg()
 	setupStart := time.Now()
 
@@ -232,7 +261,21 @@ func run(ctx context.Context, o options) (*summary, error) {
 		} else {
 			defer os.RemoveAll(dir)
 		}
-		srv, err := startServer(ctx, o, dir)
+		var env []string
+		if o.media == mediaBucket {
+			root, err := fakeGCSRoot(o.tmp)
+			if err != nil {
+				return nil, err
+			}
+			defer os.RemoveAll(root)
+			gcs, err := startGCS(ctx, o.gcsBin, root)
+			if err != nil {
+				return nil, err
+			}
+			defer gcs.stop()
+			env = append(env, "MEDIA_BUCKET="+gcs.bucket, "STORAGE_EMULATOR_HOST="+gcs.host)
+		}
+		srv, err := startServer(ctx, o, dir, env...)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +327,7 @@ type child struct {
 	done chan struct{}
 }
 
-func startServer(ctx context.Context, o options, dir string) (*child, error) {
+func startServer(ctx context.Context, o options, dir string, env ...string) (*child, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -297,7 +340,8 @@ func startServer(ctx context.Context, o options, dir string) (*child, error) {
 		return nil, err
 	}
 	cmd := exec.Command(o.bin, "serve")
-	cmd.Env = append(os.Environ(), "DATA_DIR="+dir, "ADDR="+addr, "PORT=", "LOG_LEVEL="+o.logLevel)
+	cmd.Env = append(os.Environ(), "DATA_DIR="+dir, "ADDR="+addr, "PORT=", "LOG_LEVEL="+o.logLevel, "MEDIA_BUCKET=", "STORAGE_EMULATOR_HOST=")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
@@ -337,6 +381,78 @@ func (c *child) stop() {
 	case <-time.After(20 * time.Second):
 		_ = c.cmd.Process.Kill()
 		<-c.done
+	}
+}
+
+// gcsChild is bin/gcs-test-server running for -media bucket.
+type gcsChild struct {
+	cmd          *exec.Cmd
+	host, bucket string
+	done         chan struct{}
+}
+
+// startGCS starts the fake Cloud Storage server on a free port and waits for
+// the line it prints once it listens.
+// Its objects are files under root: its in-memory backend scans every object
+// on each write, which a 10-minute run (60,000 chunks) would measure instead
+// of the server.
+func startGCS(ctx context.Context, bin, root string) (*gcsChild, error) {
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-bucket", "bench-grabaciones", "-dir", root)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s (make bench builds it): %w", bin, err)
+	}
+	g := &gcsChild{cmd: cmd, done: make(chan struct{})}
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		if sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	go func() { _ = cmd.Wait(); close(g.done) }()
+	select {
+	case line, ok := <-lines:
+		var ready struct{ Host, Bucket string }
+		if !ok || json.Unmarshal([]byte(line), &ready) != nil || ready.Host == "" {
+			g.stop()
+			return nil, fmt.Errorf("%s did not start (printed %q)", bin, line)
+		}
+		g.host, g.bucket = ready.Host, ready.Bucket
+		logf("fake Cloud Storage pid %d at %s, bucket %s", cmd.Process.Pid, g.host, g.bucket)
+		return g, nil
+	case <-time.After(30 * time.Second):
+	case <-ctx.Done():
+	}
+	g.stop()
+	return nil, fmt.Errorf("%s did not start in 30s", bin)
+}
+
+// fakeGCSRoot makes the directory of the fake bucket's files: in /dev/shm
+// when there is one. The fake writes each object with an fsync under one
+// lock, so on a disk its queue would measure this machine's disk flushes
+// rather than the server (Cloud Storage's own durability is not what this
+// benchmark is about).
+func fakeGCSRoot(tmp string) (string, error) {
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		tmp = "/dev/shm"
+	}
+	return os.MkdirTemp(tmp, "upload-bench-gcs-")
+}
+
+func (g *gcsChild) stop() {
+	_ = g.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-g.done:
+	case <-time.After(10 * time.Second):
+		_ = g.cmd.Process.Kill()
+		<-g.done
 	}
 }
 
@@ -944,12 +1060,16 @@ func loadAvg() [3]float64 {
 // --- verdict and report ---
 
 func judge(sum *summary) {
+	p99Budget := budgetP99
+	if sum.Media == mediaBucket {
+		p99Budget = budgetP99Bucket
+	}
 	sum.Checks = []check{
 		{Name: "errors", Value: strconv.FormatInt(sum.Errors, 10), Budget: "0", Pass: sum.Errors == 0},
 		{Name: "recordings completed", Value: strconv.FormatInt(sum.Completed, 10), Budget: strconv.Itoa(sum.Students),
 			Pass: sum.Completed == int64(sum.Students)},
-		{Name: "p99 chunk acknowledgement", Value: fmt.Sprintf("%.1f ms", sum.LatencyMs.P99), Budget: "< 100 ms",
-			Pass: sum.ChunksOK > 0 && sum.LatencyMs.P99 < ms(budgetP99)},
+		{Name: "p99 chunk acknowledgement", Value: fmt.Sprintf("%.1f ms", sum.LatencyMs.P99), Budget: fmt.Sprintf("< %.0f ms", ms(p99Budget)),
+			Pass: sum.ChunksOK > 0 && sum.LatencyMs.P99 < ms(p99Budget)},
 	}
 	if sum.RSSMeasured {
 		sum.Checks = append(sum.Checks, check{Name: "server RSS growth", Value: fmt.Sprintf("%.1f MiB", sum.RSSGrowthMiB),
@@ -966,8 +1086,8 @@ func judge(sum *summary) {
 }
 
 func printSummary(w io.Writer, s *summary) {
-	fmt.Fprintf(w, "\nupload-bench: %d recordings × %s, a %d-byte chunk every %s each, against %s\n",
-		s.Students, s.Duration, s.ChunkBytes, s.Interval, s.Target)
+	fmt.Fprintf(w, "\nupload-bench: %d recordings × %s, a %d-byte chunk every %s each, against %s (media store: %s)\n",
+		s.Students, s.Duration, s.ChunkBytes, s.Interval, s.Target, s.Media)
 	fmt.Fprintf(w, "  chunks       %d sent, %d acknowledged of %d planned; %d errors; %d/%d recordings completed\n",
 		s.ChunksSent, s.ChunksOK, s.ChunksPlan, s.Errors, s.Completed, s.Students)
 	for _, e := range s.ErrorSample {

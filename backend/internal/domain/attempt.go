@@ -376,8 +376,11 @@ type Recording struct {
 	Levels     []float64 // audio level every 200 ms (for pause detection)
 	Complete   bool
 	Deleted    bool
-	CreatedAt  time.Time // when the server registered the take
-	Late       bool      // registered after its phase ended (Attempt.TakeLate; derived, not stored)
+	// Composed says the chunks were joined into one verified media object
+	// and removed: playback reads that object (see docs/media.md).
+	Composed  bool
+	CreatedAt time.Time // when the server registered the take
+	Late      bool      // registered after its phase ended (Attempt.TakeLate; derived, not stored)
 }
 
 // ChunkInfo is one stored chunk of a recording.

@@ -29,6 +29,9 @@ type Service struct {
 	now     func() time.Time
 
 	onComplete func(context.Context, domain.Recording) error
+	// composeQueue feeds the background composer (StartComposer); nil
+	// when Complete composes before answering.
+	composeQueue chan domain.Recording
 }
 
 // NewService wires the exams service.

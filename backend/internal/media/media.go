@@ -1,216 +1,98 @@
-// Package media stores recordings as numbered chunk files. Chunks are
-// streamed to disk as they arrive (never a whole recording in memory) and
-// read back as one seekable stream for playback.
+// Package media keeps the audio of recordings. A recording arrives as
+// numbered chunks, each stored as its own file or object the moment it is
+// acknowledged; once the recording is complete its chunks are joined into
+// one object (composed), checked, and only then removed. Playback reads the
+// chunks or the composed object as one seekable stream.
+//
+// Two adapters implement Store: Dir, a directory under DATA_DIR (the
+// default), and Bucket, a Cloud Storage bucket (MEDIA_BUCKET). docs/media.md
+// explains the design and its failure cases.
 package media
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 )
 
-// ErrTooLarge is returned when a chunk exceeds its size limit.
-var ErrTooLarge = errors.New("chunk too large")
+var (
+	// ErrTooLarge is returned when a chunk exceeds its size limit.
+	ErrTooLarge = errors.New("chunk too large")
+	// ErrConflict is returned by Commit when different bytes are already
+	// stored under the chunk's number.
+	ErrConflict = errors.New("a different chunk is stored under that number")
+	// ErrMismatch is returned by Compose when the stored chunks or the
+	// composed object do not match the chunks' sizes and hashes.
+	ErrMismatch = errors.New("stored media does not match its chunks")
+)
 
 // Store keeps recording chunks. Keys are "attempt/recording".
 type Store interface {
-	// Stage streams r (at most max bytes) into a staging file, hashing it.
+	// Stage reads one chunk from r (at most max bytes), hashing it, and
+	// holds it until Commit or Discard. It makes no network call.
 	Stage(r io.Reader, max int64) (*Staged, error)
-	// Commit moves a staged chunk into place as chunk seq of key.
-	Commit(s *Staged, key string, seq int) error
-	// Open returns the chunks 0..len(sizes)-1 of key as one stream.
-	Open(key string, sizes []int64) (io.ReadSeekCloser, error)
-	// Delete removes every chunk of key.
-	Delete(key string) error
+	// Commit stores a staged chunk as chunk seq of key, durably: once it
+	// returns nil the chunk survives a crash of this process. It never
+	// overwrites a stored chunk: the same bytes again succeed, different
+	// bytes fail with ErrConflict. Commit consumes s (success or not).
+	Commit(ctx context.Context, s *Staged, key string, seq int) error
+	// Open returns the recording of key as one seekable stream of the
+	// chunks 0..len(sizes)-1. When composed is true it reads the composed
+	// object; otherwise the chunks, switching to the composed object if a
+	// chunk is gone because a compose finished meanwhile. Reads happen
+	// lazily, under ctx.
+	Open(ctx context.Context, key string, sizes []int64, composed bool) (io.ReadSeekCloser, error)
+	// Compose joins chunks 0..len(chunks)-1 of key into one object,
+	// verifies it against the chunks' sizes and SHA-256 hashes, and only
+	// then removes the chunks. It is safe to call again after a failure or
+	// a success (it finishes or repeats the job); on error the chunks are
+	// kept and can still be read.
+	Compose(ctx context.Context, key string, chunks []Chunk) error
+	// Delete removes everything stored for key: chunks, intermediate and
+	// composed objects. Deleting what is already gone succeeds, so a failed
+	// deletion can simply be retried.
+	Delete(ctx context.Context, key string) error
+	// String names where the media lives, for the start-up log.
+	String() string
 }
 
-// Staged is a chunk written to staging, not yet committed.
-type Staged struct {
-	path   string
+// Chunk is what the database knows of a stored chunk: its size and the
+// SHA-256 (hex) of its bytes, as acknowledged to the browser.
+type Chunk struct {
 	Bytes  int64
 	SHA256 string
 }
 
-// Discard removes a staged chunk that will not be committed.
-func (s *Staged) Discard() { _ = os.Remove(s.path) }
+// Staged is a chunk read from the request, hashed, not yet committed.
+type Staged struct {
+	Bytes  int64
+	SHA256 string // hex
 
-// Dir is the default Store: a directory under DATA_DIR.
-type Dir struct {
-	root string
-	// Sync makes Commit fsync the chunk, so an acknowledged chunk survives a
-	// power cut (the browser deletes its copy on acknowledgement).
-	Sync bool
+	path    string // Dir: the staging file
+	data    []byte // Bucket: the chunk's bytes
+	crc32c  uint32 // Bucket: sent with the upload so Cloud Storage checks it
+	release func() // gives data back to its pool
+	done    bool
 }
 
-// NewDir creates (when missing) and returns a directory store.
-func NewDir(root string) (*Dir, error) {
-	for _, d := range []string{root, filepath.Join(root, ".staging")} {
-		if err := os.MkdirAll(d, 0o750); err != nil {
-			return nil, err
-		}
+// Discard frees a staged chunk that will not be committed. It may be
+// called more than once, and after Commit.
+func (s *Staged) Discard() {
+	if s == nil || s.done {
+		return
 	}
-	return &Dir{root: root, Sync: true}, nil
+	s.done = true
+	if s.path != "" {
+		_ = removeFile(s.path)
+	}
+	if s.release != nil {
+		s.release()
+	}
+	s.data = nil
 }
 
 var keyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}/[A-Za-z0-9_-]{1,64}$`)
 
-// ValidKey reports whether key is safe to use as a path.
+// ValidKey reports whether key is safe to use as a path or object name.
 func ValidKey(key string) bool { return keyPattern.MatchString(key) }
-
-func (d *Dir) Stage(r io.Reader, max int64) (*Staged, error) {
-	f, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "chunk-*")
-	if err != nil {
-		return nil, err
-	}
-	s := &Staged{path: f.Name()}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, max+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && n > max {
-		err = ErrTooLarge
-	}
-	if err != nil {
-		s.Discard()
-		return nil, err
-	}
-	s.Bytes, s.SHA256 = n, hex.EncodeToString(h.Sum(nil))
-	return s, nil
-}
-
-func (d *Dir) chunkPath(key string, seq int) string {
-	return filepath.Join(d.root, filepath.FromSlash(key), fmt.Sprintf("%06d.chunk", seq))
-}
-
-func (d *Dir) Commit(s *Staged, key string, seq int) error {
-	if !ValidKey(key) {
-		return fmt.Errorf("invalid media key %q", key)
-	}
-	dst := d.chunkPath(key, seq)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
-		return err
-	}
-	if d.Sync {
-		f, err := os.Open(s.path)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	return os.Rename(s.path, dst)
-}
-
-func (d *Dir) Delete(key string) error {
-	if !ValidKey(key) {
-		return fmt.Errorf("invalid media key %q", key)
-	}
-	return os.RemoveAll(filepath.Join(d.root, filepath.FromSlash(key)))
-}
-
-func (d *Dir) Open(key string, sizes []int64) (io.ReadSeekCloser, error) {
-	if !ValidKey(key) {
-		return nil, fmt.Errorf("invalid media key %q", key)
-	}
-	paths := make([]string, len(sizes))
-	for i := range sizes {
-		paths[i] = d.chunkPath(key, i)
-	}
-	return newMultiFile(paths, sizes), nil
-}
-
-// multiFile reads several files as one seekable stream, opening one file at
-// a time.
-type multiFile struct {
-	paths []string
-	sizes []int64
-	total int64
-	pos   int64
-	cur   *os.File
-	curI  int
-}
-
-func newMultiFile(paths []string, sizes []int64) *multiFile {
-	m := &multiFile{paths: paths, sizes: sizes, curI: -1}
-	for _, s := range sizes {
-		m.total += s
-	}
-	return m
-}
-
-func (m *multiFile) Read(p []byte) (int, error) {
-	if m.pos >= m.total {
-		return 0, io.EOF
-	}
-	i, off := m.locate(m.pos)
-	if m.curI != i {
-		if m.cur != nil {
-			m.cur.Close()
-			m.cur = nil
-		}
-		f, err := os.Open(m.paths[i])
-		if err != nil {
-			return 0, err
-		}
-		m.cur, m.curI = f, i
-	}
-	if _, err := m.cur.Seek(off, io.SeekStart); err != nil {
-		return 0, err
-	}
-	limit := min(int64(len(p)), m.sizes[i]-off)
-	n, err := m.cur.Read(p[:limit])
-	m.pos += int64(n)
-	if errors.Is(err, io.EOF) && n > 0 {
-		err = nil
-	}
-	if errors.Is(err, io.EOF) {
-		return n, io.ErrUnexpectedEOF // a chunk is shorter than recorded
-	}
-	return n, err
-}
-
-// locate finds the file and offset of absolute position pos.
-func (m *multiFile) locate(pos int64) (int, int64) {
-	for i, s := range m.sizes {
-		if pos < s {
-			return i, pos
-		}
-		pos -= s
-	}
-	return len(m.sizes) - 1, m.sizes[len(m.sizes)-1]
-}
-
-func (m *multiFile) Seek(offset int64, whence int) (int64, error) {
-	var abs int64
-	switch whence {
-	case io.SeekStart:
-		abs = offset
-	case io.SeekCurrent:
-		abs = m.pos + offset
-	case io.SeekEnd:
-		abs = m.total + offset
-	default:
-		return 0, errors.New("invalid whence")
-	}
-	if abs < 0 {
-		return 0, errors.New("negative position")
-	}
-	m.pos = abs
-	return abs, nil
-}
-
-func (m *multiFile) Close() error {
-	if m.cur != nil {
-		return m.cur.Close()
-	}
-	return nil
-}

@@ -134,7 +134,19 @@ type Attempts interface {
 	CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error)
 	GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error)
 	ListRecordings(ctx context.Context, attemptID string) ([]domain.Recording, error)
+	// UpdateRecording saves r's duration, levels, complete and deleted
+	// flags; Composed changes only through MarkRecordingComposed.
 	UpdateRecording(ctx context.Context, r domain.Recording) error
+	// MarkRecordingComposed records that the recording's chunks were joined
+	// into one verified media object (Recording.Composed). It changes a
+	// recording that is not deleted only, in one statement, and returns
+	// domain.ErrNotFound for a missing or deleted one (a deletion won the
+	// race: the caller removes the media again).
+	MarkRecordingComposed(ctx context.Context, attemptID, id string) error
+	// RecordingsToCompose lists up to limit complete, undeleted recordings
+	// that are not composed yet, oldest first (for the sweep that retries
+	// a compose that failed).
+	RecordingsToCompose(ctx context.Context, limit int) ([]domain.Recording, error)
 	// AddChunk records a stored chunk; domain.ErrConflict when seq exists.
 	AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error
 	GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error)

@@ -1,13 +1,16 @@
 import { test as base, expect, type Page } from '@playwright/test'
-import { startServer, type ServerHandle, type TestUser } from './server'
+import { startServer, type MediaStore, type ServerHandle, type TestUser } from './server'
 
-type WorkerFixtures = { server: ServerHandle }
+/** Options a Playwright project sets (playwright.config.ts). */
+export type WorkerOptions = { mediaStore: MediaStore }
+type WorkerFixtures = WorkerOptions & { server: ServerHandle }
 
 // Each worker runs its own server and database; tests create their own users.
 export const test = base.extend<object, WorkerFixtures>({
+  mediaStore: ['directory', { scope: 'worker', option: true }],
   server: [
-    async ({}, use) => {
-      const server = await startServer()
+    async ({ mediaStore }, use) => {
+      const server = await startServer({}, { media: mediaStore })
       await use(server)
       await server.stop()
     },

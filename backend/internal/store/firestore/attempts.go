@@ -241,7 +241,7 @@ func recordingFrom(d doc) (domain.Recording, error) {
 	r := domain.Recording{
 		ID: d.ref.ID, AttemptID: d.ref.Parent.Parent.ID, Phase: int(f.int("phase")), MimeType: f.str("mimeType"),
 		Chunks: int(f.int("chunks")), Bytes: f.int("bytes"), DurationMs: f.int("durationMs"),
-		Complete: f.bool("complete"), Deleted: f.bool("deleted"), CreatedAt: f.time("createdAt"),
+		Complete: f.bool("complete"), Deleted: f.bool("deleted"), Composed: f.bool("composed"), CreatedAt: f.time("createdAt"),
 	}
 	if err := f.json("levels", &r.Levels); err != nil {
 		return r, fmt.Errorf("recording %s: %w", d.ref.Path, err)
@@ -261,7 +261,7 @@ func (s *Store) CreateRecording(ctx context.Context, r domain.Recording) (domain
 		if !d.exists {
 			t.create(ref, map[string]any{
 				"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
-				"complete": r.Complete, "deleted": r.Deleted, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
+				"complete": r.Complete, "deleted": r.Deleted, "composed": false, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
 			})
 			if d, err = t.get(ctx, ref); err != nil {
 				return err
@@ -305,6 +305,38 @@ func (s *Store) RecordingsOlderThan(ctx context.Context, t time.Time, limit int)
 	return decodeAll(docs, recordingFrom)
 }
 
+// RecordingsToCompose lists complete, undeleted recordings whose chunks
+// are not yet joined into one media object, oldest first.
+func (s *Store) RecordingsToCompose(ctx context.Context, limit int) ([]domain.Recording, error) {
+	if limit <= 0 {
+		return []domain.Recording{}, nil
+	}
+	docs, err := s.read().query(ctx, collectionGroup(colRecordings).whereEq("complete", true).whereEq("deleted", false).
+		whereEq("composed", false).orderBy("createdAt", false).take(limit))
+	if err != nil {
+		return nil, err
+	}
+	return decodeAll(docs, recordingFrom)
+}
+
+// MarkRecordingComposed sets the flag on an undeleted recording, in a
+// transaction so that a deletion racing it wins (ErrNotFound).
+func (s *Store) MarkRecordingComposed(ctx context.Context, attemptID, id string) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.recordingRef(attemptID, id))
+		if err != nil {
+			return err
+		}
+		if !d.exists || d.data.bool("deleted") {
+			return fmt.Errorf("recording %s/%s: %w", attemptID, id, domain.ErrNotFound)
+		}
+		t.update(d, map[string]any{"composed": true})
+		return nil
+	})
+}
+
+// UpdateRecording saves what a Complete or a deletion changes; it never
+// writes Composed, which only MarkRecordingComposed sets.
 func (s *Store) UpdateRecording(ctx context.Context, r domain.Recording) error {
 	return s.write(ctx, func(t *txn) error {
 		d, err := t.get(ctx, s.recordingRef(r.AttemptID, r.ID))

@@ -163,7 +163,7 @@ func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]stri
 	return out, rows.Err()
 }
 
-const recordingColumns = `r.attempt_id, r.id, r.phase, r.mime_type, r.duration_ms, r.levels, r.complete, r.deleted, r.created_at,
+const recordingColumns = `r.attempt_id, r.id, r.phase, r.mime_type, r.duration_ms, r.levels, r.complete, r.deleted, r.composed, r.created_at,
 	(SELECT COUNT(*) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
 	(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id)`
 
@@ -171,7 +171,7 @@ func scanRecording(sc scanner) (domain.Recording, error) {
 	var r domain.Recording
 	var levels string
 	var created int64
-	if err := sc.Scan(&r.AttemptID, &r.ID, &r.Phase, &r.MimeType, &r.DurationMs, &levels, &r.Complete, &r.Deleted, &created, &r.Chunks, &r.Bytes); err != nil {
+	if err := sc.Scan(&r.AttemptID, &r.ID, &r.Phase, &r.MimeType, &r.DurationMs, &levels, &r.Complete, &r.Deleted, &r.Composed, &created, &r.Chunks, &r.Bytes); err != nil {
 		return r, err
 	}
 	if err := json.Unmarshal([]byte(levels), &r.Levels); err != nil {
@@ -182,9 +182,9 @@ func scanRecording(sc scanner) (domain.Recording, error) {
 }
 
 func (s *DB) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
-	_, err := s.exec(ctx, `INSERT INTO recordings (attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id, id) DO NOTHING`,
-		r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, ms(r.CreatedAt))
+	_, err := s.exec(ctx, `INSERT INTO recordings (attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, composed, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id, id) DO NOTHING`,
+		r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt))
 	if err != nil {
 		return r, err
 	}
@@ -203,6 +203,17 @@ func (s *DB) ListRecordings(ctx context.Context, attemptID string) ([]domain.Rec
 func (s *DB) RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error) {
 	return s.listRecordings(ctx, fmt.Sprintf(`SELECT `+recordingColumns+` FROM recordings r WHERE r.deleted = ? AND r.created_at < ?
 		ORDER BY r.created_at LIMIT %d`, limit), false, ms(t))
+}
+
+func (s *DB) RecordingsToCompose(ctx context.Context, limit int) ([]domain.Recording, error) {
+	return s.listRecordings(ctx, fmt.Sprintf(`SELECT `+recordingColumns+` FROM recordings r
+		WHERE r.complete = ? AND r.deleted = ? AND r.composed = ?
+		ORDER BY r.created_at, r.attempt_id, r.id LIMIT %d`, max(limit, 0)), true, false, false)
+}
+
+func (s *DB) MarkRecordingComposed(ctx context.Context, attemptID, id string) error {
+	res, err := s.exec(ctx, `UPDATE recordings SET composed = ? WHERE attempt_id = ? AND id = ? AND deleted = ?`, true, attemptID, id, false)
+	return s.expectOne(res, err)
 }
 
 func (s *DB) listRecordings(ctx context.Context, q string, args ...any) ([]domain.Recording, error) {

@@ -319,3 +319,77 @@ func testAttemptVersionRace(t *testing.T, s store.Store) {
 		t.Fatalf("stored = version %d notes %q, %v; want version 2 with save %d's notes", got.Version, got.Notes, err, winner)
 	}
 }
+
+// testRecordingComposed covers the media compose bookkeeping: the flag,
+// the sweep's list, and that a deleted recording is never marked.
+func testRecordingComposed(t *testing.T, s store.Store) {
+	a := storedAttempt(t, s, "comp@utpl.edu.ec", "Compuesto")
+	t0 := now()
+	recs := make([]domain.Recording, 4)
+	for i := range recs {
+		r, err := s.CreateRecording(ctx, domain.Recording{ID: fmt.Sprintf("take-%d-uuid", i), AttemptID: a.ID, Phase: 1,
+			MimeType: "audio/webm", CreatedAt: t0.Add(time.Duration(i) * time.Second)})
+		if err != nil || r.Composed {
+			t.Fatalf("CreateRecording = %+v, %v", r, err)
+		}
+		recs[i] = r
+	}
+	ids := func(list []domain.Recording) []string {
+		out := []string{}
+		for _, r := range list {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	if got, err := s.RecordingsToCompose(ctx, 10); err != nil || len(got) != 0 {
+		t.Fatalf("nothing complete yet: %v, %v", ids(got), err)
+	}
+	// 0, 1 and 2 complete; 2 deleted; 3 still recording.
+	for i, r := range recs[:3] {
+		r.Complete, r.Deleted = true, i == 2
+		if err := s.UpdateRecording(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.RecordingsToCompose(ctx, 10)
+	if err != nil || fmt.Sprint(ids(got)) != "[take-0-uuid take-1-uuid]" {
+		t.Fatalf("RecordingsToCompose = %v, %v", ids(got), err)
+	}
+	if got, _ := s.RecordingsToCompose(ctx, 1); fmt.Sprint(ids(got)) != "[take-0-uuid]" {
+		t.Fatalf("oldest first, limited: %v", ids(got))
+	}
+	for range 2 { // idempotent
+		if err := s.MarkRecordingComposed(ctx, a.ID, recs[0].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, _ := s.GetRecording(ctx, a.ID, recs[0].ID); !r.Composed || !r.Complete {
+		t.Fatalf("after MarkRecordingComposed: %+v", r)
+	}
+	if got, _ := s.RecordingsToCompose(ctx, 10); fmt.Sprint(ids(got)) != "[take-1-uuid]" {
+		t.Fatalf("RecordingsToCompose after marking = %v", ids(got))
+	}
+	// UpdateRecording (e.g. a retried Complete holding an older copy) does
+	// not undo it.
+	stale := recs[0]
+	stale.Complete, stale.DurationMs = true, 4000
+	if err := s.UpdateRecording(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := s.GetRecording(ctx, a.ID, recs[0].ID); !r.Composed || r.DurationMs != 4000 {
+		t.Fatalf("UpdateRecording changed Composed: %+v", r)
+	}
+	if l, _ := s.ListRecordings(ctx, a.ID); !l[0].Composed || l[1].Composed {
+		t.Fatalf("ListRecordings: %+v", l)
+	}
+	// A deleted or missing recording is not marked.
+	if err := s.MarkRecordingComposed(ctx, a.ID, recs[2].ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("marking a deleted recording: %v", err)
+	}
+	if r, _ := s.GetRecording(ctx, a.ID, recs[2].ID); r.Composed {
+		t.Fatalf("a deleted recording was marked: %+v", r)
+	}
+	if err := s.MarkRecordingComposed(ctx, a.ID, "nunca"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("marking a missing recording: %v", err)
+	}
+}

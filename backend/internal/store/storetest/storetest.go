@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"AttemptStartRace":  testConcurrentAttemptStart,
 		"AttemptVersion":    testAttemptVersionRace,
 		"Recordings":        testRecordings,
+		"RecordingComposed": testRecordingComposed,
 		"Transcripts":       testTranscripts,
 		"TranscriptOver":    testTranscriptOver,
 		"RecordingsNoJob":   testRecordingsWithoutJob,

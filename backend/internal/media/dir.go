@@ -1,0 +1,272 @@
+package media
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Dir is the default Store: a directory under DATA_DIR, one directory per
+// recording holding its chunk files (000000.chunk, …) and, once composed,
+// the file "recording".
+type Dir struct {
+	root string
+	// Sync makes Commit and Compose fsync what they write, so an
+	// acknowledged chunk survives a power cut (the browser deletes its copy
+	// on acknowledgement).
+	Sync bool
+}
+
+// NewDir creates (when missing) and returns a directory store.
+func NewDir(root string) (*Dir, error) {
+	for _, d := range []string{root, filepath.Join(root, ".staging")} {
+		if err := os.MkdirAll(d, 0o750); err != nil {
+			return nil, err
+		}
+	}
+	return &Dir{root: root, Sync: true}, nil
+}
+
+func (d *Dir) String() string { return "directory " + d.root }
+
+func removeFile(path string) error { return os.Remove(path) }
+
+// Stage streams the chunk to a file in the staging directory: a chunk is
+// never held whole in memory, and Commit only links the file into place.
+func (d *Dir) Stage(r io.Reader, max int64) (*Staged, error) {
+	f, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "chunk-*")
+	if err != nil {
+		return nil, err
+	}
+	s := &Staged{path: f.Name()}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, max+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > max {
+		err = ErrTooLarge
+	}
+	if err != nil {
+		s.Discard()
+		return nil, err
+	}
+	s.Bytes, s.SHA256 = n, hex.EncodeToString(h.Sum(nil))
+	return s, nil
+}
+
+func (d *Dir) recordingDir(key string) string { return filepath.Join(d.root, filepath.FromSlash(key)) }
+
+func (d *Dir) chunkPath(key string, seq int) string {
+	return filepath.Join(d.recordingDir(key), fmt.Sprintf("%06d.chunk", seq))
+}
+
+func (d *Dir) composedPath(key string) string { return filepath.Join(d.recordingDir(key), "recording") }
+
+func (d *Dir) Commit(_ context.Context, s *Staged, key string, seq int) error {
+	defer s.Discard()
+	if !ValidKey(key) {
+		return fmt.Errorf("invalid media key %q", key)
+	}
+	dst := d.chunkPath(key, seq)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+		return err
+	}
+	// A hard link never replaces an existing file (unlike a rename), so a
+	// stored chunk cannot be overwritten, whoever commits first.
+	if err := os.Link(s.path, dst); errors.Is(err, fs.ErrExist) {
+		sum, herr := hashFile(dst)
+		if herr != nil {
+			return herr
+		}
+		if sum != s.SHA256 {
+			return ErrConflict
+		}
+		// The same chunk sent again: the first commit may have crashed
+		// before its fsync.
+	} else if err != nil {
+		return err
+	}
+	if d.Sync {
+		// After the link: on ext4 the fsync commits the journal with the
+		// new directory entry too.
+		return syncFile(dst)
+	}
+	return nil
+}
+
+func (d *Dir) Open(_ context.Context, key string, sizes []int64, composed bool) (io.ReadSeekCloser, error) {
+	if !ValidKey(key) {
+		return nil, fmt.Errorf("invalid media key %q", key)
+	}
+	return newRecordingReader(dirSource{d, key}, sizes, composed), nil
+}
+
+type dirSource struct {
+	d   *Dir
+	key string
+}
+
+func (s dirSource) chunk(seq int, off int64) (io.ReadCloser, error) {
+	return openAt(s.d.chunkPath(s.key, seq), off)
+}
+
+func (s dirSource) composed(off int64) (io.ReadCloser, error) {
+	return openAt(s.d.composedPath(s.key), off)
+}
+
+func openAt(path string, off int64) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", errGone, filepath.Base(path))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// Compose concatenates the chunk files into the file "recording". Each
+// chunk is hashed as it is copied and compared with what the browser was
+// told: the composed file is then a byte-exact, fsynced copy of verified
+// chunks, so it is not read back (a local disk does not change bytes
+// between write and read the way a remote compose could).
+func (d *Dir) Compose(_ context.Context, key string, chunks []Chunk) error {
+	if !ValidKey(key) {
+		return fmt.Errorf("invalid media key %q", key)
+	}
+	if len(chunks) == 0 {
+		return nil
+	}
+	final := d.composedPath(key)
+	// A previous run may have composed and then failed while removing
+	// chunks: a composed file that still matches is kept.
+	if err := verifyFile(final, chunks); err == nil {
+		return d.removeChunks(key, len(chunks))
+	}
+	tmp, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "compose-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	err = d.concatenate(tmp, key, chunks)
+	if err == nil && d.Sync {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return err
+	}
+	if d.Sync {
+		if err := syncFile(filepath.Dir(final)); err != nil {
+			return err
+		}
+	}
+	return d.removeChunks(key, len(chunks))
+}
+
+func (d *Dir) concatenate(w io.Writer, key string, chunks []Chunk) error {
+	for i, c := range chunks {
+		f, err := os.Open(d.chunkPath(key, i))
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", i, err)
+		}
+		h := sha256.New()
+		n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(f, c.Bytes+1))
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", i, err)
+		}
+		if n != c.Bytes || hex.EncodeToString(h.Sum(nil)) != c.SHA256 {
+			return fmt.Errorf("%w: chunk %d", ErrMismatch, i)
+		}
+	}
+	return nil
+}
+
+// verifyFile checks that the file at path is the chunks, in order.
+func verifyFile(path string, chunks []Chunk) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return verifyStream(f, chunks)
+}
+
+// verifyStream reads r to its end and checks that it is the chunks, in
+// order: each segment's size and SHA-256, and nothing after the last.
+func verifyStream(r io.Reader, chunks []Chunk) error {
+	for i, c := range chunks {
+		h := sha256.New()
+		n, err := io.CopyN(h, r, c.Bytes)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		if n != c.Bytes || hex.EncodeToString(h.Sum(nil)) != c.SHA256 {
+			return fmt.Errorf("%w: chunk %d", ErrMismatch, i)
+		}
+	}
+	var one [1]byte
+	if n, _ := io.ReadFull(r, one[:]); n != 0 {
+		return fmt.Errorf("%w: longer than its chunks", ErrMismatch)
+	}
+	return nil
+}
+
+func (d *Dir) removeChunks(key string, n int) error {
+	var errs []error
+	for i := range n {
+		if err := os.Remove(d.chunkPath(key, i)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (d *Dir) Delete(_ context.Context, key string) error {
+	if !ValidKey(key) {
+		return fmt.Errorf("invalid media key %q", key)
+	}
+	return os.RemoveAll(d.recordingDir(key))
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

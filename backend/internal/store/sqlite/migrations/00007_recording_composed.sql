@@ -1,0 +1,8 @@
+-- +goose Up
+-- Whether a recording's chunks were joined into one verified media object
+-- (and removed): playback then reads that object. Recordings stored before
+-- this column are composed by the server's sweep.
+ALTER TABLE recordings ADD COLUMN composed INTEGER NOT NULL DEFAULT 0;
+
+-- +goose Down
+ALTER TABLE recordings DROP COLUMN composed;
