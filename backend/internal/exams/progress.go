@@ -89,9 +89,9 @@ func Summarize(attempts []domain.AttemptSummary) Stats {
 	return st
 }
 
-// trend compares the mean of the last three scores with the three before
-// (or, with fewer, the newest with the oldest); half a point either way
-// counts as a change.
+// trend compares the mean of the newest k scores with the mean of the k
+// before them, k = min(3, n/2) (so with two or three scores, the newest with
+// the second newest); half a point either way counts as a change.
 func trend(newestFirst []float64) string {
 	n := len(newestFirst)
 	if n < 2 {
