@@ -35,8 +35,8 @@ type ExchangeCase struct {
 	FollowUps  []string `json:"followUps"`
 	KeyPoints  []string `json:"keyPoints"`
 	// FollowUpKeyPoints: for each follow-up, the number (1-based) of the
-	// key point that answers it. Absent (nil) in an older file: an
-	// existing case keeps its own links while they still fit.
+	// key point that answers it, 0 for none. Absent (nil) in an older
+	// file: an existing case keeps its own links while they still fit.
 	FollowUpKeyPoints []int              `json:"followUpKeyPoints,omitempty"`
 	LegalBases        []domain.LegalBase `json:"legalBases"`
 	Status            string             `json:"status"`
@@ -253,7 +253,7 @@ func keepUnsaid(c *domain.Case, row ExchangeCase, cur domain.Case) {
 	if row.FollowUpKeyPoints == nil && len(cur.FollowUpKeyPoints) == len(c.FollowUps) {
 		fits := true
 		for _, k := range cur.FollowUpKeyPoints {
-			fits = fits && k >= 1 && k <= len(c.KeyPoints)
+			fits = fits && k >= 0 && k <= len(c.KeyPoints)
 		}
 		if fits {
 			c.FollowUpKeyPoints = cur.FollowUpKeyPoints

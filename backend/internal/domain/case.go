@@ -93,8 +93,9 @@ type Case struct {
 	LegalBases []LegalBase `json:"legalBases"`
 	// FollowUpKeyPoints links each tribunal question to the key point
 	// that answers it: FollowUpKeyPoints[i] is the 1-based number of the
-	// key point answering FollowUps[i]. Empty when the author did not link
-	// them; otherwise one number per follow-up.
+	// key point answering FollowUps[i], 0 when that question has none.
+	// Empty when the author linked none; otherwise one number per
+	// follow-up.
 	FollowUpKeyPoints []int      `json:"followUpKeyPoints,omitempty"`
 	Difficulty        Difficulty `json:"difficulty,omitempty"`
 	Status            CaseStatus `json:"status"`
@@ -170,7 +171,7 @@ func (c Case) Validate() []CaseProblem {
 			add("followUpKeyPoints", fmt.Sprintf("Respuestas a las preguntas del tribunal: indique un punto clave por cada pregunta del tribunal (hay %d preguntas y %d respuestas).", len(c.FollowUps), n))
 		}
 		for i, k := range c.FollowUpKeyPoints {
-			if k < 1 || k > len(c.KeyPoints) {
+			if k < 0 || k > len(c.KeyPoints) {
 				add("followUpKeyPoints", fmt.Sprintf("Respuestas a las preguntas del tribunal: la pregunta %d remite al punto clave %d, que no existe.", i+1, k))
 			}
 		}

@@ -197,10 +197,14 @@ func TestCaseDifficultyLinksAndNotes(t *testing.T) {
 	if ps := problems(c); !strings.Contains(ps["followUpKeyPoints"], "hay 2 preguntas y 1 respuestas") {
 		t.Fatalf("too few links: %v", ps)
 	}
-	c.FollowUpKeyPoints = []int{3, 0}
+	c.FollowUpKeyPoints = []int{3, -1}
 	if ps := problems(c); !strings.Contains(ps["followUpKeyPoints"], "la pregunta 1 remite al punto clave 3, que no existe") ||
-		!strings.Contains(ps["followUpKeyPoints"], "la pregunta 2 remite al punto clave 0") {
+		!strings.Contains(ps["followUpKeyPoints"], "la pregunta 2 remite al punto clave -1") {
 		t.Fatalf("links out of range: %v", ps)
+	}
+	c.FollowUpKeyPoints = []int{0, 2} // the first question has no key point yet
+	if ps := c.Validate(); len(ps) != 0 {
+		t.Fatalf("a partly linked case: %v", ps)
 	}
 	c.FollowUpKeyPoints = []int{}
 	c.Normalize()

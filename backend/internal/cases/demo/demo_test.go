@@ -215,8 +215,8 @@ func TestDerechoCaseFields(t *testing.T) {
 			listLen(t, "followUps", c.FollowUps, 2, 3)
 			listLen(t, "keyPoints", c.KeyPoints, 3, 10)
 			// Every tribunal question has a key point that answers it.
-			if len(c.FollowUpKeyPoints) != len(c.FollowUps) {
-				t.Errorf("followUpKeyPoints %v: want one key point per follow-up (%d)", c.FollowUpKeyPoints, len(c.FollowUps))
+			if len(c.FollowUpKeyPoints) != len(c.FollowUps) || slices.Contains(c.FollowUpKeyPoints, 0) {
+				t.Errorf("followUpKeyPoints %v: want a key point for each of the %d follow-ups", c.FollowUpKeyPoints, len(c.FollowUps))
 			}
 			if len(c.LegalBases) == 0 {
 				t.Error("no legal bases")

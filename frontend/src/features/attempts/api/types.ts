@@ -40,7 +40,7 @@ export type Case = {
   questions: string[]
   followUps: string[]
   keyPoints: string[]
-  /** followUpKeyPoints[i] is the number (1-based) of the key point answering followUps[i]; empty when not linked. */
+  /** followUpKeyPoints[i] is the number (1-based) of the key point answering followUps[i], 0 for none; empty when none is linked. */
   followUpKeyPoints: number[]
   legalBases: LegalBase[]
   status: 'active' | 'retired'
