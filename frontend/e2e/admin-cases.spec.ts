@@ -4,7 +4,19 @@ import type { Page } from '@playwright/test'
 import { signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
 import { test, expect, apiAs, ok, loadGroup, setShortBlueprint } from './support/admin'
 
-type CaseJSON = { id: string; title: string; area: string; status: string; demo: boolean; facts: string; degreeId: string }
+type CaseJSON = {
+  id: string
+  title: string
+  area: string
+  status: string
+  demo: boolean
+  facts: string
+  degreeId: string
+  difficulty: string
+  followUpKeyPoints: number[]
+  legalBases: { norm: string; article: string; note?: string }[]
+  review?: { by: string; byName: string; at: string }
+}
 
 const unique = () => Date.now().toString(36) + Math.floor(Math.random() * 1e6).toString(36)
 
@@ -12,7 +24,7 @@ async function listCases(page: Page, query = ''): Promise<CaseJSON[]> {
   return ok<CaseJSON[]>(await page.request.get(`/api/admin/cases${query}`))
 }
 
-test('a tutor creates, edits, retires and reactivates a case', async ({ page, server }) => {
+test('a tutor creates, edits, reviews, retires and reactivates a case', async ({ page, server }) => {
   const tutor = await server.createUser('tutor')
   await signIn(page, tutor)
   await page.goto('/admin/casos')
@@ -33,10 +45,12 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await expect(page.getByLabel('Título')).toHaveAccessibleDescription('El título es obligatorio.')
   await expect(page.getByLabel('Área')).toHaveAccessibleDescription(/El área es obligatorio\./)
   await expect(page.getByRole('group', { name: 'Preguntas del caso' })).toHaveAccessibleDescription(/Preguntas: se esperan entre 1 y 5 elementos \(hay 0\)\./)
+  await expect(page.getByRole('group', { name: 'Dificultad' })).toHaveAccessibleDescription(/La dificultad es obligatoria/)
 
   const title = `Despido de trabajadora embarazada ${unique()}`
   await page.getByLabel('Área').fill('Laboral')
   await page.getByLabel('Título').fill(title)
+  await page.getByRole('group', { name: 'Dificultad' }).getByLabel('Intermedio').check()
   await page.getByLabel('Hechos del caso').fill('María fue despedida al comunicar su embarazo a su empleador.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿Qué acción procede y ante quién?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿Cuál es la indemnización?')
@@ -46,8 +60,12 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.getByRole('button', { name: 'Agregar punto clave' }).click()
   await expect(page.getByLabel('Punto clave 2', { exact: true })).toBeFocused()
   await page.keyboard.type('Reintegro y remuneraciones pendientes')
+  // Each tribunal question is linked to the key point that answers it.
+  await page.getByLabel('Respuesta a la pregunta del tribunal 1').selectOption({ label: '2. Reintegro y remuneraciones pendientes' })
+  await page.getByLabel('Respuesta a la pregunta del tribunal 2').selectOption({ label: '1. Despido ineficaz' })
   await page.getByLabel('Norma 1').fill('Código del Trabajo')
   await page.getByLabel('Artículo 1').fill('artículo ciento noventa y cinco')
+  await page.getByLabel('Descripción 1').fill('Prohibición de despido y despido ineficaz.')
   await page.getByRole('button', { name: 'Crear caso' }).click()
   await expect(page.getByRole('group', { name: 'Bases legales esperadas' })).toHaveAccessibleDescription(/el artículo «artículo ciento noventa y cinco» no es válido/)
   await expect(page.getByLabel('Título')).not.toHaveAttribute('aria-invalid', 'true')
@@ -65,13 +83,30 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   const item = page.getByRole('listitem').filter({ hasText: title })
   await expect(item).toContainText('Activo')
   await expect(item.getByText(/^Demo/)).toHaveCount(0)
+  await expect(item).toContainText('Intermedio')
   let [created] = (await listCases(page, `?q=${encodeURIComponent(title)}`)) as CaseJSON[]
-  expect(created).toMatchObject({ title, area: 'Laboral', status: 'active', demo: false, degreeId: 'derecho' })
+  expect(created).toMatchObject({ title, area: 'Laboral', status: 'active', demo: false, degreeId: 'derecho', difficulty: 'intermedio', followUpKeyPoints: [2, 1] })
+  expect(created.legalBases).toEqual([expect.objectContaining({ norm: 'Código del Trabajo', article: '195.1', note: 'Prohibición de despido y despido ineficaz.' })])
+  // The difficulty filter.
+  await page.getByLabel('Dificultad').selectOption('Avanzado')
+  await expect(page.getByText('0 caso(s)')).toBeVisible()
+  await page.getByLabel('Dificultad').selectOption('Intermedio')
+  await expect(page.getByText('1 caso(s)')).toBeVisible()
+  await expect(page).toHaveURL(/dificultad=intermedio/)
+  await page.getByLabel('Dificultad').selectOption('Todas')
+  await expect(page.getByText('1 caso(s)')).toBeVisible()
 
   // Edit: new facts, marked as demo.
   await item.getByRole('link', { name: `Editar «${title}»` }).click()
   await expect(page.getByLabel('Título')).toHaveValue(title)
   await expect(page.getByLabel('Punto clave 2', { exact: true })).toHaveValue('Reintegro y remuneraciones pendientes')
+  await expect(page.getByRole('group', { name: 'Dificultad' }).getByLabel('Intermedio')).toBeChecked()
+  await expect(page.getByLabel('Descripción 1')).toHaveValue('Prohibición de despido y despido ineficaz.')
+  // Removing the first key point keeps the links on the same texts.
+  await page.getByRole('button', { name: 'Quitar punto clave 1' }).click()
+  await expect(page.getByLabel('Respuesta a la pregunta del tribunal 1')).toHaveValue('1')
+  await expect(page.getByLabel('Respuesta a la pregunta del tribunal 2')).toHaveValue('0')
+  await page.getByRole('group', { name: 'Dificultad' }).getByLabel('Básico').check()
   await page.getByLabel('Hechos del caso').fill('María fue despedida dos días después de comunicar su embarazo.')
   await page.getByLabel('Marcar como contenido de demostración').check()
   await expect(page.getByText('Contenido de demostración: revisar antes de usar en evaluación.')).toBeVisible()
@@ -81,7 +116,31 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await expect(page).toHaveURL(/\/admin\/casos\?/)
   await expect(item.getByText(/^Demo/)).toBeVisible()
   ;[created] = await listCases(page, `?q=${encodeURIComponent(title)}`)
-  expect(created).toMatchObject({ facts: 'María fue despedida dos días después de comunicar su embarazo.', demo: true })
+  expect(created).toMatchObject({
+    facts: 'María fue despedida dos días después de comunicar su embarazo.',
+    demo: true,
+    difficulty: 'basico',
+    followUpKeyPoints: [1, 0],
+  })
+
+  // Mark it reviewed: it stops being demo content and says who reviewed it.
+  await item.getByRole('link', { name: `Editar «${title}»` }).click()
+  await expect(page.getByText('Este caso aún no ha sido revisado por un docente.')).toBeVisible()
+  await page.getByRole('button', { name: 'Marcar como revisado' }).click()
+  await expectDialog(page, '¿Marcar el caso como revisado?')
+  await dialog(page).getByRole('button', { name: 'Sí, marcar como revisado' }).click()
+  await expectDialog(page, 'Caso revisado', 'El caso quedó marcado como revisado por usted.')
+  await closeDialog(page)
+  await expect(page.getByText(/^Revisado por Tania Tutora Ruiz el /)).toBeVisible()
+  await expect(page.getByLabel('Marcar como contenido de demostración')).not.toBeChecked()
+  await page.getByRole('link', { name: '← Volver al banco de casos' }).click()
+  await page.getByLabel('Revisión').selectOption('Revisados')
+  await expect(page.getByText('1 caso(s)')).toBeVisible()
+  await expect(item.getByText(/^Demo/)).toHaveCount(0)
+  await expect(item).toContainText('Revisado por Tania Tutora Ruiz')
+  ;[created] = await listCases(page, `?q=${encodeURIComponent(title)}`)
+  expect(created).toMatchObject({ demo: false, review: { by: tutor.email, byName: 'Tania Tutora Ruiz' } })
+  await page.getByLabel('Revisión').selectOption('Todos')
 
   // Retire, after a confirmation; then reactivate.
   await item.getByRole('button', { name: `Retirar «${title}»` }).click()
@@ -102,6 +161,7 @@ test('a tutor creates, edits, retires and reactivates a case', async ({ page, se
   await page.goto('/admin/casos/nuevo')
   await page.getByLabel('Área').fill('Laboral')
   await page.getByLabel('Título').fill(title)
+  await page.getByRole('group', { name: 'Dificultad' }).getByLabel('Básico').check()
   await page.getByLabel('Hechos del caso').fill('Otro relato.')
   await page.getByLabel('Pregunta 1', { exact: true }).fill('¿?')
   await page.getByLabel('Pregunta del tribunal 1', { exact: true }).fill('¿?')

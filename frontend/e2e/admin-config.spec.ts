@@ -5,7 +5,7 @@ import { signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
 import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt } from './support/admin'
 
 type Config = {
-  blueprint: Record<string, number | string>
+  blueprint: Record<string, number | string> & { difficultyMix: Record<string, number> }
   rubric: { version: number; passScore: number; criteria: { id: string; weight: number; name: string; group: string; description: string; descriptors: string[] }[] }
   bounds: Record<string, { min: number; max: number }>
 }
@@ -63,11 +63,59 @@ test('an out-of-bounds blueprint is refused, a valid one is saved', async ({ pag
     answerSec: 90,
     closingSec: 60,
     defaultMode: 'simulacro',
+    // Saving the timings keeps the Simulacro's difficulty mix.
+    difficultyMix: before.blueprint.difficultyMix,
   })
   await page.reload()
   await expect(timing(page, 'Exposición').getByLabel('Minutos')).toHaveValue('8')
   await expect(timing(page, 'Exposición').getByLabel('Segundos')).toHaveValue('30')
   await expect(page.getByLabel('Simulacro (una sola toma, sin pausas)')).toBeChecked()
+})
+
+test('the Simulacro draws by the difficulty mix set in Configuración', async ({ page, server }) => {
+  const tutor = await server.createUser('tutor')
+  const student = await server.createUser('estudiante')
+  const tutorApi = await apiAs(server, tutor)
+  await setShortBlueprint(tutorApi)
+  await loadGroup(tutorApi, [student.email])
+  const studentApi = await apiAs(server, student)
+  await signIn(page, tutor)
+  await page.goto('/admin/configuracion')
+  const before = await getConfig(page)
+  expect(before.blueprint.difficultyMix).toEqual({ basico: 25, intermedio: 50, avanzado: 25 })
+  const mix = page.getByRole('group', { name: 'Porcentaje de casos por dificultad' })
+  try {
+    await expect(mix.getByLabel('Intermedio (%)')).toHaveValue('50')
+    await expect(page.getByText('Total: 100 %')).toBeVisible()
+
+    // A mix that does not sum to 100 is marked and refused by the server.
+    await mix.getByLabel('Básico (%)').fill('40')
+    await expect(mix).toContainText('Los porcentajes deben sumar 100 (suman 115).')
+    await expect(mix.getByLabel('Básico (%)')).toHaveAttribute('aria-invalid', 'true')
+    await page.getByRole('button', { name: 'Guardar combinación' }).click()
+    await expectDialog(page, 'Error', 'Los porcentajes de dificultad deben sumar 100 (suman 115).')
+    await closeDialog(page)
+    expect((await getConfig(page)).blueprint.difficultyMix).toEqual(before.blueprint.difficultyMix)
+
+    // Only advanced cases: every Simulacro draws one.
+    await mix.getByLabel('Básico (%)').fill('0')
+    await mix.getByLabel('Intermedio (%)').fill('0')
+    await mix.getByLabel('Avanzado (%)').fill('100')
+    await page.getByRole('button', { name: 'Guardar combinación' }).click()
+    await expectDialog(page, 'Combinación guardada', 'Los simulacros que empiecen desde ahora sortearán los casos con esta combinación.')
+    await closeDialog(page)
+    const saved = await getConfig(page)
+    expect(saved.blueprint.difficultyMix).toEqual({ basico: 0, intermedio: 0, avanzado: 100 })
+    expect(saved.blueprint.preparationSec).toBe(before.blueprint.preparationSec)
+    await page.reload()
+    await expect(page.getByRole('group', { name: 'Porcentaje de casos por dificultad' }).getByLabel('Avanzado (%)')).toHaveValue('100')
+    const a = await ok<{ id: string; case: { difficulty: string } }>(await studentApi.post('/api/attempts', { data: { mode: 'simulacro' } }), 201)
+    expect(a.case.difficulty).toBe('avanzado')
+    await ok(await studentApi.post(`/api/attempts/${a.id}/abandon`))
+  } finally {
+    await ok(await tutorApi.put('/api/admin/config/derecho/blueprint', { data: before.blueprint }))
+    await Promise.all([tutorApi.dispose(), studentApi.dispose()])
+  }
 })
 
 test('a rubric whose weights do not sum to 100 is refused; a valid one makes a new version', async ({ page, server }) => {

@@ -1,7 +1,7 @@
 // Entrenamiento allows pausing, resuming and skipping; Simulacro does not.
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttempt } from './support/simulator'
 
-test('Entrenamiento: area filter, pause and resume stop the clock, skip, structure guide, abandon', async ({ page, server }) => {
+test('Entrenamiento: area and difficulty filters, pause and resume stop the clock, skip, structure guide, abandon', async ({ page, server }) => {
   test.setTimeout(120_000)
   const { student } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1 })
   await signIn(page, student)
@@ -11,8 +11,16 @@ test('Entrenamiento: area filter, pause and resume stop the clock, skip, structu
   const areas = await area.locator('option').allTextContents()
   expect(areas[0]).toBe('Todas las áreas')
   expect(areas).toContain('Constitucional')
-  const id = await chooseAndStart(page, 'Entrenamiento', 'Constitucional')
+  expect(await page.getByLabel('Dificultad', { exact: true }).locator('option').allTextContents()).toEqual([
+    'Todas las dificultades',
+    'Básico',
+    'Intermedio',
+    'Avanzado',
+  ])
+  const id = await chooseAndStart(page, 'Entrenamiento', 'Constitucional', 'Básico')
   await expect(page.getByText(/^Constitucional/).first()).toBeVisible()
+  const drawn = await page.request.get(`/api/attempts/${id}`)
+  expect(((await drawn.json()) as { case: { difficulty: string; area: string } }).case).toMatchObject({ area: 'Constitucional', difficulty: 'basico' })
 
   // Pause: the clock stops on the server and on the page.
   await expect(phaseHeading(page)).toHaveText('Preparación')

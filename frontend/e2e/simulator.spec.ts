@@ -15,8 +15,11 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   // The area filter is for Entrenamiento only.
   await page.getByRole('radio', { name: /^Entrenamiento/ }).check()
   await expect(page.getByLabel('Área del derecho', { exact: true })).toBeVisible()
+  await expect(page.getByLabel('Dificultad', { exact: true })).toBeVisible()
   await page.getByRole('radio', { name: /^Simulacro/ }).check()
   await expect(page.getByLabel('Área del derecho', { exact: true })).toHaveCount(0)
+  await expect(page.getByLabel('Dificultad', { exact: true })).toHaveCount(0)
+  await expect(page.getByText('En el simulacro el caso se sortea entre todas las áreas según la combinación de dificultades de la carrera: 25 % básico, 50 % intermedio y 25 % avanzado.')).toBeVisible()
 
   const id = await chooseAndStart(page, 'Simulacro')
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Simulacro:')
@@ -55,6 +58,13 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   await expect(page.getByRole('heading', { name: 'Puntos clave del caso' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Bases legales' })).toBeVisible()
   await expect(page.getByText('Introducción: caso de prueba')).toBeVisible()
+  // Each legal base links to its norm's official text, in a new tab, with a description.
+  const baseLink = page.getByRole('link', { name: /texto oficial de la norma/ }).first()
+  await expect(baseLink).toHaveAttribute('href', /^https:\/\//)
+  await expect(baseLink).toHaveAttribute('target', '_blank')
+  await expect(baseLink).toHaveAttribute('rel', 'noopener noreferrer')
+  await expect(page.getByText(/^Responde a (la pregunta|las preguntas) .*del tribunal$/).first()).toBeVisible()
+  await expect(page.getByText(/Las descripciones de los artículos son material de demostración/)).toBeVisible()
 
   // The server has every chunk of every recorded phase.
   await expect

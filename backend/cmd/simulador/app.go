@@ -90,12 +90,13 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 		a.transcriber = transcribe.NewWorker(st, a.exams, a.feedback, client, log)
 		a.exams.OnRecordingComplete(a.transcriber.Enqueue)
 	}
-	// A fresh install gets the demo case bank once, so it can be used at once.
+	// A fresh install gets the demo case bank once, so it can be used at
+	// once; an install with the first edition gets the second one.
 	if res, err := a.catalog.ImportDemoBank(ctx); err != nil {
 		st.Close()
 		return nil, err
-	} else if res.Created > 0 {
-		log.Info("demo case bank loaded", "cases", res.Created)
+	} else if res.Created > 0 || res.Updated > 0 {
+		log.Info("demo case bank loaded", "cases", res.Created, "updated", res.Updated)
 	}
 	return a, nil
 }

@@ -24,6 +24,7 @@ type Service struct {
 	bounds        domain.BlueprintBounds
 	importMaxRows int
 	now           func() time.Time
+	intN          func(int) int // random integer in [0, n): the draw's dice
 }
 
 // NewService returns the catalog service. shortTimings allows phases of a
@@ -33,7 +34,7 @@ func NewService(s store.Store, shortTimings bool) *Service {
 	if shortTimings {
 		b = domain.ShortBounds()
 	}
-	return &Service{store: s, bounds: b, importMaxRows: DefaultImportMaxRows, now: time.Now}
+	return &Service{store: s, bounds: b, importMaxRows: DefaultImportMaxRows, now: time.Now, intN: rand.IntN}
 }
 
 // Degrees lists every degree by name.
@@ -87,6 +88,7 @@ func (s *Service) Blueprint(ctx context.Context, degreeID string) (domain.Bluepr
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.DefaultBlueprint(degreeID), nil
 	}
+	b.DifficultyMix = b.DifficultyMix.OrDefault()
 	return b, err
 }
 
@@ -98,6 +100,7 @@ func (s *Service) SetBlueprint(ctx context.Context, b domain.Blueprint) (domain.
 	if err := b.Validate(s.bounds); err != nil {
 		return b, err
 	}
+	b.DifficultyMix = b.DifficultyMix.OrDefault()
 	return b, s.store.PutBlueprint(ctx, b, s.now())
 }
 
@@ -140,21 +143,28 @@ func (s *Service) SetRubric(ctx context.Context, degreeID string, criteria []dom
 
 // CaseQuery filters the case bank for tutors.
 type CaseQuery struct {
-	DegreeID string
-	Area     string
-	Status   domain.CaseStatus
+	DegreeID   string
+	Area       string
+	Status     domain.CaseStatus
+	Difficulty domain.Difficulty
+	// Reviewed: "si" only reviewed cases, "no" only unreviewed ones, ""
+	// both.
+	Reviewed string
 	Text     string // matched against title and facts, ignoring case and accents
 }
 
 // Cases lists the case bank.
 func (s *Service) Cases(ctx context.Context, q CaseQuery) ([]domain.Case, error) {
-	all, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: q.DegreeID, Area: q.Area, Status: q.Status})
-	if err != nil || q.Text == "" {
+	all, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: q.DegreeID, Area: q.Area, Status: q.Status, Difficulty: q.Difficulty})
+	if err != nil || (q.Text == "" && q.Reviewed == "") {
 		return all, err
 	}
 	needle := fold(q.Text)
 	out := []domain.Case{}
 	for _, c := range all {
+		if q.Reviewed != "" && (c.Review != nil) != (q.Reviewed == "si") {
+			continue
+		}
 		if strings.Contains(fold(c.Title), needle) || strings.Contains(fold(c.Facts), needle) {
 			out = append(out, c)
 		}
@@ -171,9 +181,11 @@ func (s *Service) Case(ctx context.Context, id string) (domain.Case, error) {
 	return c, err
 }
 
-// CreateCase validates and adds a case to a degree's bank.
+// CreateCase validates and adds a case to a degree's bank. A new case is
+// never reviewed: that takes MarkReviewed.
 func (s *Service) CreateCase(ctx context.Context, c domain.Case) (domain.Case, error) {
 	c.ID = domain.NewID()
+	c.Review = nil
 	c.CreatedAt, c.UpdatedAt = s.now().UTC(), s.now().UTC()
 	if err := s.validateCase(ctx, &c); err != nil {
 		return c, err
@@ -185,13 +197,15 @@ func (s *Service) CreateCase(ctx context.Context, c domain.Case) (domain.Case, e
 }
 
 // UpdateCase validates and saves changes to a case (retiring is a status
-// change: cases are never deleted, attempts refer to them).
+// change: cases are never deleted, attempts refer to them). The review mark
+// is kept, unless the case is marked as demo content again.
 func (s *Service) UpdateCase(ctx context.Context, id string, c domain.Case) (domain.Case, error) {
 	cur, err := s.Case(ctx, id)
 	if err != nil {
 		return c, err
 	}
 	c.ID, c.CreatedAt, c.UpdatedAt = cur.ID, cur.CreatedAt, s.now().UTC()
+	c.Review = keptReview(cur.Review, c.Demo)
 	if err := s.validateCase(ctx, &c); err != nil {
 		return c, err
 	}
@@ -199,6 +213,41 @@ func (s *Service) UpdateCase(ctx context.Context, id string, c domain.Case) (dom
 		return c, duplicateTitle(err, c.Title)
 	}
 	return c, nil
+}
+
+// keptReview is the review a saved case keeps: none once it is demo content
+// again, since demo means "not reviewed yet".
+func keptReview(cur *domain.CaseReview, demo bool) *domain.CaseReview {
+	if demo {
+		return nil
+	}
+	return cur
+}
+
+// MarkReviewed records that the tutor checked the case's content: it stops
+// being demo content, and the bank shows who reviewed it and when. Marking
+// a reviewed case again records the new reviewer.
+func (s *Service) MarkReviewed(ctx context.Context, id string, by domain.User) (domain.Case, error) {
+	var out domain.Case
+	err := s.store.InTx(ctx, func(tx store.Store) error {
+		c, err := tx.GetCase(ctx, id)
+		if errors.Is(err, domain.ErrNotFound) {
+			return domain.NotFound("case_not_found", "El caso no existe.")
+		}
+		if err != nil {
+			return err
+		}
+		now := s.now().UTC()
+		c.Demo = false
+		c.Review = &domain.CaseReview{By: by.Mail, ByName: by.DisplayName, At: now}
+		c.UpdatedAt = now
+		if err := tx.UpdateCase(ctx, c); err != nil {
+			return err
+		}
+		out = c
+		return nil
+	})
+	return out, err
 }
 
 func (s *Service) validateCase(ctx context.Context, c *domain.Case) error {
@@ -248,37 +297,123 @@ func (s *Service) Areas(ctx context.Context, degreeID string) ([]string, error) 
 	return out, nil
 }
 
-// Draw picks a random active case of the degree (in area, when given),
-// avoiding the cases in recent; when every candidate is recent, the least
+// DrawRequest says what a draw may pick from.
+type DrawRequest struct {
+	DegreeID string
+	// Area and Difficulty narrow a training draw ("" = any).
+	Area       string
+	Difficulty domain.Difficulty
+	// Mix, for a mock exam, picks the difficulty first: by its weights among
+	// the difficulties that have active cases (see drawDifficulty).
+	Mix *domain.DifficultyMix
+	// Recent are the student's latest cases, newest first, to avoid.
+	Recent []string
+}
+
+// Difficulties lists the difficulties of a degree's active cases, in
+// display order.
+func (s *Service) Difficulties(ctx context.Context, degreeID string) ([]domain.Difficulty, error) {
+	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: degreeID, Status: domain.CaseActive})
+	if err != nil {
+		return nil, err
+	}
+	out := []domain.Difficulty{}
+	for _, d := range domain.Difficulties {
+		if slices.ContainsFunc(cases, func(c domain.Case) bool { return c.Difficulty == d }) {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// SetRandom replaces the draw's dice, a function returning an integer in
+// [0, n) (tests make draws predictable with it).
+func (s *Service) SetRandom(intN func(n int) int) { s.intN = intN }
+
+// DrawRequest says of the degree as the request narrows it,
+// avoiding the recent cases; when every candidate is recent, the least
 // recently seen one is drawn.
-func (s *Service) Draw(ctx context.Context, degreeID, area string, recent []string) (domain.Case, error) {
-	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: degreeID, Area: area, Status: domain.CaseActive})
+func (s *Service) Draw(ctx context.Context, r DrawRequest) (domain.Case, error) {
+	cases, err := s.store.ListCases(ctx, store.CaseFilter{DegreeID: r.DegreeID, Area: r.Area, Status: domain.CaseActive, Difficulty: r.Difficulty})
 	if err != nil {
 		return domain.Case{}, err
 	}
 	if len(cases) == 0 {
-		if area != "" {
-			return domain.Case{}, domain.NotFound("no_cases", fmt.Sprintf("No hay casos activos del área «%s».", area))
+		return domain.Case{}, noCases(r)
+	}
+	if r.Mix != nil {
+		byDifficulty := map[domain.Difficulty][]domain.Case{}
+		for _, c := range cases {
+			byDifficulty[c.Difficulty] = append(byDifficulty[c.Difficulty], c)
 		}
-		return domain.Case{}, domain.NotFound("no_cases", "No hay casos activos para esta carrera. Consulte a su tutor.")
+		cases = byDifficulty[s.drawDifficulty(*r.Mix, byDifficulty)]
 	}
 	var fresh []domain.Case
 	for _, c := range cases {
-		if !slices.Contains(recent, c.ID) {
+		if !slices.Contains(r.Recent, c.ID) {
 			fresh = append(fresh, c)
 		}
 	}
 	if len(fresh) > 0 {
-		return fresh[rand.IntN(len(fresh))], nil
+		return fresh[s.intN(len(fresh))], nil
 	}
 	// Every candidate was seen lately: the one seen longest ago.
 	best, bestAge := cases[0], -1
 	for _, c := range cases {
-		if age := slices.Index(recent, c.ID); age > bestAge {
+		if age := slices.Index(r.Recent, c.ID); age > bestAge {
 			best, bestAge = c, age
 		}
 	}
 	return best, nil
+}
+
+func noCases(r DrawRequest) error {
+	var what []string
+	if r.Area != "" {
+		what = append(what, fmt.Sprintf("del área «%s»", r.Area))
+	}
+	if r.Difficulty != "" {
+		what = append(what, fmt.Sprintf("de dificultad %s", strings.ToLower(r.Difficulty.Label())))
+	}
+	if len(what) > 0 {
+		return domain.NotFound("no_cases", fmt.Sprintf("No hay casos activos %s. Elija otra opción.", strings.Join(what, " y ")))
+	}
+	return domain.NotFound("no_cases", "No hay casos activos para esta carrera. Consulte a su tutor.")
+}
+
+// drawDifficulty rolls the mix's dice over the difficulties that have
+// cases (pool is never empty). A difficulty without cases gives its share
+// to the others in proportion; when the mix gives no weight to any
+// difficulty that has cases, each of those is equally likely.
+func (s *Service) drawDifficulty(mix domain.DifficultyMix, pool map[domain.Difficulty][]domain.Case) domain.Difficulty {
+	weights := make([]int, len(domain.Difficulties))
+	total := 0
+	for i, d := range domain.Difficulties {
+		if len(pool[d]) > 0 {
+			weights[i] = mix.Weight(d)
+			total += weights[i]
+		}
+	}
+	if total == 0 {
+		for i, d := range domain.Difficulties {
+			if len(pool[d]) > 0 {
+				weights[i], total = 1, total+1
+			}
+		}
+	}
+	if total == 0 { // cases of no known difficulty: take whatever is there
+		for d := range pool {
+			return d
+		}
+	}
+	roll := s.intN(total)
+	for i, w := range weights {
+		if roll < w {
+			return domain.Difficulties[i]
+		}
+		roll -= w
+	}
+	return domain.Difficulties[len(domain.Difficulties)-1]
 }
 
 // fold compares names ignoring case, accents and spacing.

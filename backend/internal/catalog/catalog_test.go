@@ -12,7 +12,8 @@ import (
 )
 
 // bank returns a catalog on a fresh SQLite database with n active cases and
-// one retired case in the area "Tributario" (ids in creation order).
+// one retired case in the area "Tributario" (ids in creation order), all
+// intermedio.
 func bank(t *testing.T, n int) (*catalog.Service, []string, string) {
 	t.Helper()
 	ctx := context.Background()
@@ -25,7 +26,7 @@ func bank(t *testing.T, n int) (*catalog.Service, []string, string) {
 	add := func(title string, status domain.CaseStatus) string {
 		c, err := cat.CreateCase(ctx, domain.Case{DegreeID: "derecho", Area: "Tributario", Title: title, Facts: "Hechos.",
 			Questions: []string{"¿Procede?"}, FollowUps: []string{"¿Qué norma?", "¿Ante quién?"}, KeyPoints: []string{"Punto"},
-			LegalBases: []domain.LegalBase{{Norm: "Constitución", Article: "300"}}, Status: status})
+			LegalBases: []domain.LegalBase{{Norm: "Constitución", Article: "300"}}, Difficulty: domain.DifficultyIntermediate, Status: status})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestDrawFallsBackToTheLeastRecentlySeenCase(t *testing.T) {
 	// was never seen, yet it is never drawn.
 	recent := []string{ids[0], ids[1], ids[0], ids[2]}
 	for range 20 {
-		c, err := cat.Draw(context.Background(), "derecho", "Tributario", recent)
+		c, err := cat.Draw(context.Background(), catalog.DrawRequest{DegreeID: "derecho", Area: "Tributario", Recent: recent})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +61,7 @@ func TestDrawFallsBackToTheLeastRecentlySeenCase(t *testing.T) {
 func TestDrawNeverGivesARetiredCase(t *testing.T) {
 	cat, ids, retired := bank(t, 2)
 	for range 30 {
-		c, err := cat.Draw(context.Background(), "derecho", "Tributario", nil)
+		c, err := cat.Draw(context.Background(), catalog.DrawRequest{DegreeID: "derecho", Area: "Tributario"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +69,7 @@ func TestDrawNeverGivesARetiredCase(t *testing.T) {
 			t.Fatalf("drew %s", c.Title)
 		}
 	}
-	if _, err := cat.Draw(context.Background(), "derecho", "Sin casos", nil); err == nil {
+	if _, err := cat.Draw(context.Background(), catalog.DrawRequest{DegreeID: "derecho", Area: "Sin casos"}); err == nil {
 		t.Fatal("an area without active cases drew something")
 	}
 }

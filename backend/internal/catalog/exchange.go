@@ -12,7 +12,9 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/utpl/simulador/backend/internal/cases/demo"
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -23,16 +25,24 @@ import (
 // ExchangeCase is the JSON exchange format of the case bank (also the
 // columns of the CSV format).
 type ExchangeCase struct {
-	Degree     string             `json:"degree"`
-	Area       string             `json:"area"`
-	Title      string             `json:"title"`
-	Facts      string             `json:"facts"`
-	Questions  []string           `json:"questions"`
-	FollowUps  []string           `json:"followUps"`
-	KeyPoints  []string           `json:"keyPoints"`
-	LegalBases []domain.LegalBase `json:"legalBases"`
-	Status     string             `json:"status"`
-	Demo       bool               `json:"demo"`
+	Degree string `json:"degree"`
+	Area   string `json:"area"`
+	Title  string `json:"title"`
+	// Difficulty is basico, intermedio or avanzado. A file written before
+	// difficulties existed has none: a new case gets intermedio, an
+	// existing one keeps its own.
+	Difficulty string   `json:"difficulty,omitempty"`
+	Facts      string   `json:"facts"`
+	Questions  []string `json:"questions"`
+	FollowUps  []string `json:"followUps"`
+	KeyPoints  []string `json:"keyPoints"`
+	// FollowUpKeyPoints: for each follow-up, the number (1-based) of the
+	// key point that answers it, 0 for none. Absent (nil) in an older
+	// file: an existing case keeps its own links while they still fit.
+	FollowUpKeyPoints []int              `json:"followUpKeyPoints,omitempty"`
+	LegalBases        []domain.LegalBase `json:"legalBases"`
+	Status            string             `json:"status"`
+	Demo              bool               `json:"demo"`
 }
 
 // ImportProblem is one thing wrong in an import file: the row (the JSON
@@ -69,6 +79,9 @@ func (s *Service) SetImportMaxRows(n int) {
 		s.importMaxRows = n
 	}
 }
+
+// csvOptional are columns a CSV file written before they existed lacks.
+var csvOptional = []string{"difficulty", "followUpKeyPoints"}
 
 // ImportCases reads a JSON or CSV file (by extension) and creates or updates
 // cases, matched by degree and title. Every row is checked first: one
@@ -140,12 +153,30 @@ func tooManyRows(max int) error {
 	return importError(ImportProblem{Message: fmt.Sprintf("El archivo tiene más de %d casos; impórtelos en varios archivos.", max)})
 }
 
+// The demo bank's editions, recorded in meta once loaded. The second
+// edition's value is the time it was loaded (RFC 3339), so that a later
+// edition can tell the cases nobody touched since: UpdatedAt not after it.
+const (
+	demoBankFirstEdition  = "demo_bank_v1"
+	demoBankSecondEdition = "demo_bank_v2"
+)
+
 // ImportDemoBank loads the bundled demo cases once per installation, so a
-// fresh install can be used at once and tutors' later edits are kept.
+// fresh install can be used at once and tutors' later edits are kept. An
+// installation that loaded the first edition gets the second one: its new
+// cases are added, and a first-edition case is replaced (under its new
+// title, if it has one) only while it is untouched: still demo content,
+// never reviewed, never edited (UpdatedAt equal to CreatedAt). Cases a
+// tutor wrote, edited or reviewed are left alone.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
-	const key = "demo_bank_v1"
-	if _, err := s.store.GetMeta(ctx, key); err == nil {
+	if _, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
 		return ImportResult{}, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return ImportResult{}, err
+	}
+	upgrade := false
+	if _, err := s.store.GetMeta(ctx, demoBankFirstEdition); err == nil {
+		upgrade = true
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
 	}
@@ -153,22 +184,49 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
 	}
-	// Cases a tutor already has under the same title are left alone.
 	var keep []ExchangeCase
 	var keepLines []int
+	replace := map[int]string{} // position in keep -> the case it replaces
 	for i, r := range rows {
-		if _, err := s.store.GetCaseByTitle(ctx, "derecho", strings.Join(strings.Fields(r.Title), " ")); errors.Is(err, domain.ErrNotFound) {
-			keep, keepLines = append(keep, r), append(keepLines, lines[i])
+		title := strings.Join(strings.Fields(r.Title), " ")
+		cur, err := s.store.GetCaseByTitle(ctx, "derecho", title)
+		if errors.Is(err, domain.ErrNotFound) && upgrade && demo.FormerTitles[title] != "" {
+			cur, err = s.store.GetCaseByTitle(ctx, "derecho", demo.FormerTitles[title])
 		}
+		switch {
+		case errors.Is(err, domain.ErrNotFound):
+		case err != nil:
+			return ImportResult{}, err
+		case upgrade && untouchedDemo(cur):
+			replace[len(keep)] = cur.ID
+		default:
+			continue // a tutor's case under that title, or one they changed
+		}
+		keep, keepLines = append(keep, r), append(keepLines, lines[i])
 	}
-	res, err := s.importRows(ctx, keep, keepLines)
-	if err != nil {
-		return res, fmt.Errorf("demo bank: %w", err)
+	if len(keep) > 0 {
+		res, err := s.importRowsReplacing(ctx, keep, keepLines, replace)
+		if err != nil {
+			return res, fmt.Errorf("demo bank: %w", err)
+		}
+		return res, s.store.SetMeta(ctx, demoBankSecondEdition, s.now().UTC().Format(time.RFC3339))
 	}
-	return res, s.store.SetMeta(ctx, key, "1")
+	return ImportResult{}, s.store.SetMeta(ctx, demoBankSecondEdition, s.now().UTC().Format(time.RFC3339))
+}
+
+// untouchedDemo: a demo case as the bank shipped it.
+func untouchedDemo(c domain.Case) bool {
+	return c.Demo && c.Review == nil && c.UpdatedAt.Equal(c.CreatedAt)
 }
 
 func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {
+	return s.importRowsReplacing(ctx, rows, lines, nil)
+}
+
+// importRowsReplacing creates or updates the rows' cases, matched by degree
+// and title, except rows listed in replace (position -> case id), which
+// update that case whatever its title.
+func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, lines []int, replace map[int]string) (ImportResult, error) {
 	if len(rows) == 0 {
 		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
 	}
@@ -187,8 +245,12 @@ rows:
 	for i, r := range rows {
 		row := lines[i]
 		c := domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
-			KeyPoints: r.KeyPoints, LegalBases: r.LegalBases, Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+			KeyPoints: r.KeyPoints, FollowUpKeyPoints: r.FollowUpKeyPoints, LegalBases: r.LegalBases,
+			Difficulty: domain.Difficulty(r.Difficulty), Status: domain.CaseStatus(r.Status), Demo: r.Demo}
 		c.Normalize()
+		if c.Difficulty == "" {
+			c.Difficulty = domain.DefaultDifficulty // an existing case keeps its own (below)
+		}
 		found := []ImportProblem{}
 		if id, ok := degreeByName[fold(r.Degree)]; ok {
 			c.DegreeID = id
@@ -217,8 +279,14 @@ rows:
 	now := s.now().UTC()
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
-		for _, c := range cases {
-			cur, err := tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
+		for i, c := range cases {
+			var cur domain.Case
+			var err error
+			if id, ok := replace[i]; ok {
+				cur, err = tx.GetCase(ctx, id)
+			} else {
+				cur, err = tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
+			}
 			switch {
 			case errors.Is(err, domain.ErrNotFound):
 				c.ID, c.CreatedAt, c.UpdatedAt = domain.NewID(), now, now
@@ -230,6 +298,7 @@ rows:
 				return err
 			default:
 				c.ID, c.CreatedAt, c.UpdatedAt = cur.ID, cur.CreatedAt, now
+				keepUnsaid(&c, rows[i], cur)
 				if err := tx.UpdateCase(ctx, c); err != nil {
 					return err
 				}
@@ -239,6 +308,36 @@ rows:
 		return nil
 	})
 	return res, err
+}
+
+// keepUnsaid carries over to an updated case what an older file cannot
+// say: its difficulty, the links between tribunal questions and key points
+// (while they still fit the new lists), the descriptions of legal bases
+// the file lists without one, and the review mark (unless the file makes
+// the case demo content again).
+func keepUnsaid(c *domain.Case, row ExchangeCase, cur domain.Case) {
+	if strings.TrimSpace(row.Difficulty) == "" && cur.Difficulty != "" {
+		c.Difficulty = cur.Difficulty
+	}
+	if row.FollowUpKeyPoints == nil && len(cur.FollowUpKeyPoints) == len(c.FollowUps) {
+		fits := true
+		for _, k := range cur.FollowUpKeyPoints {
+			fits = fits && k >= 0 && k <= len(c.KeyPoints)
+		}
+		if fits {
+			c.FollowUpKeyPoints = cur.FollowUpKeyPoints
+		}
+	}
+	notes := map[domain.LegalBase]string{}
+	for _, b := range cur.LegalBases {
+		notes[domain.LegalBase{Norm: b.Norm, Article: b.Article}] = b.Note
+	}
+	for i, b := range c.LegalBases {
+		if b.Note == "" {
+			c.LegalBases[i].Note = notes[domain.LegalBase{Norm: b.Norm, Article: b.Article}]
+		}
+	}
+	c.Review = keptReview(cur.Review, c.Demo)
 }
 
 func importError(ps ...ImportProblem) error {
@@ -375,7 +474,7 @@ func decodeCSV(r io.Reader, maxRows int) ([]ExchangeCase, []int, error) {
 			return nil, nil, importError(problems...)
 		}
 		get := func(name string) string {
-			if i := col[name]; i < len(rec) {
+			if i, ok := col[name]; ok && i < len(rec) {
 				return sheetcsv.UnescapeFormula(rec[i])
 			}
 			return ""
@@ -388,8 +487,19 @@ func decodeCSV(r io.Reader, maxRows int) ([]ExchangeCase, []int, error) {
 		}
 		ex := ExchangeCase{Degree: get("degree"), Area: get("area"), Title: get("title"), Facts: get("facts"),
 			Questions: splitLines(get("questions")), FollowUps: splitLines(get("followUps")), KeyPoints: splitLines(get("keyPoints")),
-			Status: strings.TrimSpace(get("status"))}
+			Status: strings.TrimSpace(get("status")), Difficulty: strings.TrimSpace(get("difficulty"))}
 		var found []ImportProblem
+		if _, ok := col["followUpKeyPoints"]; ok {
+			ex.FollowUpKeyPoints = []int{}
+			for _, l := range splitLines(get("followUpKeyPoints")) {
+				n, err := strconv.Atoi(l)
+				if err != nil {
+					found = append(found, ImportProblem{Row: line, Column: "followUpKeyPoints", Message: fmt.Sprintf("«%s» no es el número de un punto clave.", l)})
+					continue
+				}
+				ex.FollowUpKeyPoints = append(ex.FollowUpKeyPoints, n)
+			}
+		}
 		switch strings.ToLower(strings.TrimSpace(get("demo"))) {
 		case "true", "1", "sí", "si":
 			ex.Demo = true
@@ -398,12 +508,13 @@ func decodeCSV(r io.Reader, maxRows int) ([]ExchangeCase, []int, error) {
 			found = append(found, ImportProblem{Row: line, Column: "demo", Message: "demo debe ser true o false."})
 		}
 		for _, l := range splitLines(get("legalBases")) {
-			n, a, ok := strings.Cut(l, ":")
+			n, rest, ok := strings.Cut(l, ":")
 			if !ok {
 				found = append(found, ImportProblem{Row: line, Column: "legalBases", Message: fmt.Sprintf("«%s» debe tener la forma «Norma: artículo».", domain.Shorten(l))})
 				continue
 			}
-			ex.LegalBases = append(ex.LegalBases, domain.LegalBase{Norm: strings.TrimSpace(n), Article: strings.TrimSpace(a)})
+			a, note, _ := strings.Cut(rest, "|")
+			ex.LegalBases = append(ex.LegalBases, domain.LegalBase{Norm: strings.TrimSpace(n), Article: strings.TrimSpace(a), Note: strings.TrimSpace(note)})
 		}
 		for _, p := range found {
 			if problems.add(p) {
@@ -445,8 +556,9 @@ func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, 
 	}
 	out := make([]ExchangeCase, len(cases))
 	for i, c := range cases {
-		out[i] = ExchangeCase{Degree: names[c.DegreeID], Area: c.Area, Title: c.Title, Facts: c.Facts, Questions: nonNil(c.Questions),
-			FollowUps: nonNil(c.FollowUps), KeyPoints: nonNil(c.KeyPoints), LegalBases: nonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+		out[i] = ExchangeCase{Degree: names[c.DegreeID], Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty), Facts: c.Facts,
+			Questions: nonNil(c.Questions), FollowUps: nonNil(c.FollowUps), KeyPoints: nonNil(c.KeyPoints),
+			FollowUpKeyPoints: c.FollowUpKeyPoints, LegalBases: nonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
 	}
 	return out, nil
 }
@@ -474,16 +586,23 @@ func WriteCSV(w io.Writer, cases []ExchangeCase) error {
 		return err
 	}
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	if err := cw.Write(append(slices.Clone(csvHeader), csvOptional...)); err != nil {
 		return err
 	}
 	for _, c := range cases {
 		bases := make([]string, len(c.LegalBases))
 		for i, b := range c.LegalBases {
 			bases[i] = b.String()
+			if b.Note != "" {
+				bases[i] += " | " + b.Note
+			}
+		}
+		links := make([]string, len(c.FollowUpKeyPoints))
+		for i, k := range c.FollowUpKeyPoints {
+			links[i] = strconv.Itoa(k)
 		}
 		rec := []string{c.Degree, c.Area, c.Title, c.Facts, strings.Join(c.Questions, "\n"), strings.Join(c.FollowUps, "\n"),
-			strings.Join(c.KeyPoints, "\n"), strings.Join(bases, "\n"), c.Status, fmt.Sprint(c.Demo)}
+			strings.Join(c.KeyPoints, "\n"), strings.Join(bases, "\n"), c.Status, fmt.Sprint(c.Demo), c.Difficulty, strings.Join(links, "\n")}
 		for i, cell := range rec {
 			rec[i] = sheetcsv.EscapeFormula(cell)
 		}

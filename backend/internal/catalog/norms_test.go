@@ -35,7 +35,7 @@ func TestDemoBankCitesOnlyCataloguedNorms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Created != len(rows) || len(rows) < 37 {
+	if res.Created != len(rows) || len(rows) < 60 {
 		t.Fatalf("demo bank: created %d of %d cases", res.Created, len(rows))
 	}
 }
@@ -45,6 +45,7 @@ func TestCaseLegalBasesAgainstTheCatalogue(t *testing.T) {
 	cat, _, _ := bank(t, 0)
 	c := domain.Case{DegreeID: "derecho", Area: "Tributario", Title: "Determinación presuntiva", Facts: "Hechos.",
 		Questions: []string{"¿Procede?"}, FollowUps: []string{"¿Qué norma?", "¿Ante quién?"}, KeyPoints: []string{"Punto"},
+		Difficulty: domain.DifficultyBasic,
 		LegalBases: []domain.LegalBase{{Norm: "Código Orgánico Integral Penal", Article: "Art. 76.7.L"},
 			{Norm: "c.o.n.a.", Article: "125+2"}, {Norm: "Código de Procedimiento Civil", Article: "1"}}}
 

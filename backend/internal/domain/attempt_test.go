@@ -11,7 +11,7 @@ var t0 = time.Date(2026, 11, 22, 15, 0, 0, 0, time.UTC)
 func testCase() Case {
 	return Case{ID: "c1", DegreeID: "derecho", Area: "Penal", Title: "Legítima defensa", Facts: "…",
 		Questions: []string{"¿Responde?"}, FollowUps: []string{"uno", "dos"}, KeyPoints: []string{"k"},
-		LegalBases: []LegalBase{{"COIP", "33"}}, Status: CaseActive}
+		LegalBases: []LegalBase{{Norm: "COIP", Article: "33"}}, Difficulty: DifficultyBasic, Status: CaseActive}
 }
 
 func newTestAttempt(mode Mode) Attempt {

@@ -1,6 +1,9 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Mode is how an attempt is run (docs/product.md, "Modes").
 type Mode string
@@ -32,12 +35,66 @@ type Blueprint struct {
 	AnswerSec       int    `json:"answerSec"`
 	ClosingSec      int    `json:"closingSec"`
 	DefaultMode     Mode   `json:"defaultMode"`
+	// DifficultyMix is how a mock exam's draw weighs the difficulties.
+	DifficultyMix DifficultyMix `json:"difficultyMix"`
+}
+
+// DifficultyMix gives, in percent summing to 100, how often a mock exam
+// draws a case of each difficulty. The zero value means "not set" (a
+// blueprint saved before mixes existed) and reads as DefaultDifficultyMix.
+type DifficultyMix struct {
+	Basic        int `json:"basico"`
+	Intermediate int `json:"intermedio"`
+	Advanced     int `json:"avanzado"`
+}
+
+// DefaultDifficultyMix: a quarter basic, half intermediate, a quarter
+// advanced.
+var DefaultDifficultyMix = DifficultyMix{Basic: 25, Intermediate: 50, Advanced: 25}
+
+// IsZero reports an unset mix.
+func (m DifficultyMix) IsZero() bool { return m == DifficultyMix{} }
+
+// OrDefault is the mix, or the default when unset.
+func (m DifficultyMix) OrDefault() DifficultyMix {
+	if m.IsZero() {
+		return DefaultDifficultyMix
+	}
+	return m
+}
+
+// Weight is the percentage of difficulty d.
+func (m DifficultyMix) Weight(d Difficulty) int {
+	switch d {
+	case DifficultyBasic:
+		return m.Basic
+	case DifficultyIntermediate:
+		return m.Intermediate
+	case DifficultyAdvanced:
+		return m.Advanced
+	}
+	return 0
+}
+
+// Validate checks each share is 0–100 and that they sum to 100.
+func (m DifficultyMix) Validate() error {
+	for _, d := range Difficulties {
+		if w := m.Weight(d); w < 0 || w > 100 {
+			return &UserError{Code: "difficulty_mix", Message: fmt.Sprintf("El porcentaje de casos de dificultad %s debe estar entre 0 y 100.", strings.ToLower(d.Label())),
+				Details: map[string]any{"field": "difficultyMix." + string(d)}}
+		}
+	}
+	if sum := m.Basic + m.Intermediate + m.Advanced; sum != 100 {
+		return &UserError{Code: "difficulty_mix", Message: fmt.Sprintf("Los porcentajes de dificultad deben sumar 100 (suman %d).", sum),
+			Details: map[string]any{"field": "difficultyMix"}}
+	}
+	return nil
 }
 
 // DefaultBlueprint has the default timings of docs/product.md, "Phases".
 func DefaultBlueprint(degreeID string) Blueprint {
 	return Blueprint{DegreeID: degreeID, PreparationSec: 20 * 60, PresentationSec: 10 * 60, Questions: 3,
-		ThinkSec: 20, AnswerSec: 2 * 60, ClosingSec: 60, DefaultMode: ModeTraining}
+		ThinkSec: 20, AnswerSec: 2 * 60, ClosingSec: 60, DefaultMode: ModeTraining, DifficultyMix: DefaultDifficultyMix}
 }
 
 // Bound is an allowed range for one timing.
@@ -108,5 +165,5 @@ func (b Blueprint) Validate(bounds BlueprintBounds) error {
 	if _, ok := ParseMode(string(b.DefaultMode)); !ok {
 		return Invalid("blueprint_mode", "El modo predeterminado debe ser entrenamiento o simulacro.")
 	}
-	return nil
+	return b.DifficultyMix.OrDefault().Validate()
 }

@@ -20,13 +20,66 @@ const (
 // LegalBase is one expected legal basis: a canonical norm name (see
 // package norms; the catalog checks it) and an article in the notation of
 // norms.Article: "76.7.l" is article 76, numeral 7, literal l; "125+2" is
-// the second unnumbered article after article 125.
+// the second unnumbered article after article 125. Note is an optional
+// one-line description of what the article regulates, written by the
+// bank's authors and shown to the student after the self-assessment.
 type LegalBase struct {
 	Norm    string `json:"norm"`
 	Article string `json:"article"`
+	Note    string `json:"note,omitempty"`
 }
 
 func (b LegalBase) String() string { return b.Norm + ": " + b.Article }
+
+// MaxLegalBaseNote bounds a legal base's description.
+const MaxLegalBaseNote = 240
+
+// Difficulty grades a case for the draw: training may ask for one, a mock
+// exam draws by the degree's mix (Blueprint.DifficultyMix).
+type Difficulty string
+
+const (
+	DifficultyBasic        Difficulty = "basico"
+	DifficultyIntermediate Difficulty = "intermedio"
+	DifficultyAdvanced     Difficulty = "avanzado"
+)
+
+// Difficulties in display order.
+var Difficulties = []Difficulty{DifficultyBasic, DifficultyIntermediate, DifficultyAdvanced}
+
+// DefaultDifficulty is what a case stored before difficulties existed
+// reads as, and what an imported row without one gets.
+const DefaultDifficulty = DifficultyIntermediate
+
+// ParseDifficulty accepts the three stored values.
+func ParseDifficulty(s string) (Difficulty, bool) {
+	switch d := Difficulty(s); d {
+	case DifficultyBasic, DifficultyIntermediate, DifficultyAdvanced:
+		return d, true
+	}
+	return "", false
+}
+
+// Label is the Spanish name shown to users.
+func (d Difficulty) Label() string {
+	switch d {
+	case DifficultyBasic:
+		return "Básico"
+	case DifficultyIntermediate:
+		return "Intermedio"
+	case DifficultyAdvanced:
+		return "Avanzado"
+	}
+	return string(d)
+}
+
+// CaseReview records the tutor who checked a case's content and when. A
+// reviewed case is no longer demo content.
+type CaseReview struct {
+	By     string    `json:"by"`     // the tutor's email
+	ByName string    `json:"byName"` // their name when they reviewed it
+	At     time.Time `json:"at"`
+}
 
 // Case is one exam case of a degree's bank.
 type Case struct {
@@ -39,10 +92,20 @@ type Case struct {
 	FollowUps  []string    `json:"followUps"`
 	KeyPoints  []string    `json:"keyPoints"`
 	LegalBases []LegalBase `json:"legalBases"`
-	Status     CaseStatus  `json:"status"`
-	Demo       bool        `json:"demo"`
-	CreatedAt  time.Time   `json:"createdAt"`
-	UpdatedAt  time.Time   `json:"updatedAt"`
+	// FollowUpKeyPoints links each tribunal question to the key point
+	// that answers it: FollowUpKeyPoints[i] is the 1-based number of the
+	// key point answering FollowUps[i], 0 when that question has none.
+	// Empty when the author linked none; otherwise one number per
+	// follow-up.
+	FollowUpKeyPoints []int      `json:"followUpKeyPoints,omitempty"`
+	Difficulty        Difficulty `json:"difficulty,omitempty"`
+	Status            CaseStatus `json:"status"`
+	Demo              bool       `json:"demo"`
+	// Review is set when a tutor marked the case reviewed (server-owned:
+	// edits keep it, marking the case as demo again clears it).
+	Review    *CaseReview `json:"review,omitempty"`
+	CreatedAt time.Time   `json:"createdAt"`
+	UpdatedAt time.Time   `json:"updatedAt"`
 }
 
 // A case has 2 or 3 follow-up questions of the tribunal.
@@ -53,7 +116,8 @@ const (
 
 // Areas are the legal areas of the Derecho bank, in display order. Other
 // degrees may use other areas; these are suggestions, not a closed list.
-var Areas = []string{"Constitucional", "Penal", "Civil", "Procesal", "Laboral", "Niñez y Familia", "Administrativo"}
+var Areas = []string{"Constitucional", "Penal", "Procesal Penal", "Civil", "Procesal", "Sucesiones", "Niñez y Familia",
+	"Laboral", "Administrativo", "Tributario", "Mercantil y Societario", "Ambiental y derechos de la naturaleza", "Internacional"}
 
 // CaseProblem is one thing wrong with a case, named by field.
 type CaseProblem struct {
@@ -103,6 +167,23 @@ func (c Case) Validate() []CaseProblem {
 	}
 	lines("followUps", c.FollowUps, "Preguntas del tribunal")
 	list("keyPoints", c.KeyPoints, 1, 12, "Puntos clave")
+	if n := len(c.FollowUpKeyPoints); n > 0 {
+		if n != len(c.FollowUps) {
+			add("followUpKeyPoints", fmt.Sprintf("Respuestas a las preguntas del tribunal: indique un punto clave por cada pregunta del tribunal (hay %d preguntas y %d respuestas).", len(c.FollowUps), n))
+		}
+		for i, k := range c.FollowUpKeyPoints {
+			if k < 0 || k > len(c.KeyPoints) {
+				add("followUpKeyPoints", fmt.Sprintf("Respuestas a las preguntas del tribunal: la pregunta %d remite al punto clave %d, que no existe.", i+1, k))
+			}
+		}
+	}
+	if _, ok := ParseDifficulty(string(c.Difficulty)); !ok {
+		if c.Difficulty == "" {
+			add("difficulty", "La dificultad es obligatoria: elija básico, intermedio o avanzado.")
+		} else {
+			add("difficulty", "La dificultad debe ser básico, intermedio o avanzado.")
+		}
+	}
 	if len(c.LegalBases) > 40 {
 		add("legalBases", "Bases legales: hay más de 40.")
 	}
@@ -112,6 +193,12 @@ func (c Case) Validate() []CaseProblem {
 		}
 		if !norms.ValidArticle(b.Article) {
 			add("legalBases", fmt.Sprintf("Bases legales: el artículo «%s» no es válido (ejemplos: %s).", Shorten(b.Article), norms.ArticleExamples))
+		}
+		switch {
+		case strings.ContainsAny(b.Note, "\r\n"):
+			add("legalBases", fmt.Sprintf("Bases legales: la descripción %d debe ocupar una sola línea.", i+1))
+		case len([]rune(b.Note)) > MaxLegalBaseNote:
+			add("legalBases", fmt.Sprintf("Bases legales: la descripción %d supera los %d caracteres.", i+1, MaxLegalBaseNote))
 		}
 	}
 	if c.Status != CaseActive && c.Status != CaseRetired {
@@ -153,9 +240,14 @@ func (c *Case) Normalize() {
 	for i := range c.LegalBases {
 		c.LegalBases[i].Norm = strings.TrimSpace(c.LegalBases[i].Norm)
 		c.LegalBases[i].Article = strings.ToLower(strings.TrimSpace(c.LegalBases[i].Article))
+		c.LegalBases[i].Note = strings.Join(strings.Fields(c.LegalBases[i].Note), " ")
 		if a, err := norms.ParseArticle(c.LegalBases[i].Article); err == nil {
 			c.LegalBases[i].Article = a.String() // "Art. 76.7.L" -> "76.7.l"
 		}
+	}
+	c.Difficulty = Difficulty(strings.ToLower(strings.TrimSpace(string(c.Difficulty))))
+	if len(c.FollowUpKeyPoints) == 0 {
+		c.FollowUpKeyPoints = nil
 	}
 	if c.Status == "" {
 		c.Status = CaseActive

@@ -123,7 +123,7 @@ func TestCaseValidation(t *testing.T) {
 		t.Fatalf("valid case: %v", ps)
 	}
 	c.KeyPoints = append(c.KeyPoints, "dos\nlíneas")
-	c.LegalBases = append(c.LegalBases, LegalBase{"COIP", "art. 5"})
+	c.LegalBases = append(c.LegalBases, LegalBase{Norm: "COIP", Article: "art. 5"})
 	c.Title = ""
 	ps := c.Validate()
 	if len(ps) != 3 {
@@ -161,5 +161,94 @@ func TestNormalizeMakesLineEndsNewlines(t *testing.T) {
 	}
 	if ps := c.Validate(); len(ps) != 0 {
 		t.Fatal(ps)
+	}
+}
+
+func TestCaseDifficultyLinksAndNotes(t *testing.T) {
+	problems := func(c Case) map[string]string {
+		out := map[string]string{}
+		for _, p := range c.Validate() {
+			out[p.Field] += p.Message
+		}
+		return out
+	}
+	c := testCase()
+	c.Difficulty = ""
+	if ps := problems(c); !strings.Contains(ps["difficulty"], "La dificultad es obligatoria") || len(ps) != 1 {
+		t.Fatalf("no difficulty: %v", ps)
+	}
+	c.Difficulty = "dificil"
+	if ps := problems(c); !strings.Contains(ps["difficulty"], "básico, intermedio o avanzado") {
+		t.Fatalf("unknown difficulty: %v", ps)
+	}
+	c.Difficulty = " Avanzado "
+	c.Normalize()
+	if c.Difficulty != DifficultyAdvanced || len(c.Validate()) != 0 {
+		t.Fatalf("normalized difficulty %q: %v", c.Difficulty, c.Validate())
+	}
+
+	// One key point per follow-up, each an existing one.
+	c.KeyPoints = []string{"uno", "dos"}
+	c.FollowUpKeyPoints = []int{2, 1}
+	if ps := c.Validate(); len(ps) != 0 {
+		t.Fatalf("valid links: %v", ps)
+	}
+	c.FollowUpKeyPoints = []int{2}
+	if ps := problems(c); !strings.Contains(ps["followUpKeyPoints"], "hay 2 preguntas y 1 respuestas") {
+		t.Fatalf("too few links: %v", ps)
+	}
+	c.FollowUpKeyPoints = []int{3, -1}
+	if ps := problems(c); !strings.Contains(ps["followUpKeyPoints"], "la pregunta 1 remite al punto clave 3, que no existe") ||
+		!strings.Contains(ps["followUpKeyPoints"], "la pregunta 2 remite al punto clave -1") {
+		t.Fatalf("links out of range: %v", ps)
+	}
+	c.FollowUpKeyPoints = []int{0, 2} // the first question has no key point yet
+	if ps := c.Validate(); len(ps) != 0 {
+		t.Fatalf("a partly linked case: %v", ps)
+	}
+	c.FollowUpKeyPoints = []int{}
+	c.Normalize()
+	if c.FollowUpKeyPoints != nil || len(c.Validate()) != 0 {
+		t.Fatalf("no links is valid: %v", c.Validate())
+	}
+
+	// A legal base's description: one line (spaces folded), bounded.
+	c.LegalBases[0].Note = "  Legítima   defensa:\n requisitos. "
+	c.Normalize()
+	if c.LegalBases[0].Note != "Legítima defensa: requisitos." {
+		t.Fatalf("note = %q", c.LegalBases[0].Note)
+	}
+	c.LegalBases[0].Note = strings.Repeat("x", MaxLegalBaseNote+1)
+	if ps := problems(c); !strings.Contains(ps["legalBases"], "la descripción 1 supera los 240 caracteres") {
+		t.Fatalf("long note: %v", ps)
+	}
+}
+
+func TestDifficultyMix(t *testing.T) {
+	if (DifficultyMix{}).OrDefault() != DefaultDifficultyMix || DefaultDifficultyMix.Validate() != nil {
+		t.Fatal("the zero mix reads as the default, which is valid")
+	}
+	for _, m := range []DifficultyMix{{0, 0, 100}, {33, 33, 34}, {100, 0, 0}} {
+		if err := m.Validate(); err != nil {
+			t.Errorf("%+v: %v", m, err)
+		}
+	}
+	for m, want := range map[DifficultyMix]string{
+		{50, 50, 50}:  "deben sumar 100 (suman 150)",
+		{-10, 60, 50}: "dificultad básico debe estar entre 0 y 100",
+		{0, 0, 0}:     "suman 0",
+	} {
+		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", m, err, want)
+		}
+	}
+	bp := DefaultBlueprint("derecho")
+	bp.DifficultyMix = DifficultyMix{10, 10, 10}
+	if err := bp.Validate(DefaultBounds()); err == nil {
+		t.Fatal("a blueprint with a mix not summing to 100 passed")
+	}
+	bp.DifficultyMix = DifficultyMix{}
+	if err := bp.Validate(DefaultBounds()); err != nil {
+		t.Fatalf("an unset mix (older clients): %v", err)
 	}
 }

@@ -86,11 +86,13 @@ func (s *Service) PracticeContext(ctx context.Context, u domain.User, requestedD
 
 // Overview is what the simulator's first screen needs.
 type Overview struct {
-	Degree     domain.Degree
-	Blueprint  domain.Blueprint
-	Rubric     domain.Rubric
-	Areas      []string
-	InProgress *domain.Attempt
+	Degree    domain.Degree
+	Blueprint domain.Blueprint
+	Rubric    domain.Rubric
+	Areas     []string
+	// Difficulties are those of the degree's active cases.
+	Difficulties []domain.Difficulty
+	InProgress   *domain.Attempt
 }
 
 // Overview returns the degree's format, rubric, areas and any attempt in
@@ -110,6 +112,9 @@ func (s *Service) Overview(ctx context.Context, u domain.User, requestedDegree s
 	if o.Areas, err = s.catalog.Areas(ctx, pc.Degree.ID); err != nil {
 		return o, err
 	}
+	if o.Difficulties, err = s.catalog.Difficulties(ctx, pc.Degree.ID); err != nil {
+		return o, err
+	}
 	a, err := s.store.InProgressAttempt(ctx, u.ID)
 	switch {
 	case err == nil:
@@ -123,13 +128,26 @@ func (s *Service) Overview(ctx context.Context, u domain.User, requestedDegree s
 	return o, nil
 }
 
+// StartRequest is what a user asks for when starting an attempt.
+type StartRequest struct {
+	Mode domain.Mode
+	// Area and Difficulty narrow a training draw ("" = any); a mock exam
+	// ignores both.
+	Area       string
+	Difficulty domain.Difficulty
+	// Degree is the degree a tutor practises ("" = the default one).
+	Degree string
+}
+
 // Start draws a case and starts an attempt. When the user already has an
 // attempt in progress it is returned instead (created = false): a student
-// cannot draw again by starting over. The area filter applies to training
-// only; a mock exam draws from the whole bank, and abandoning one does not
-// re-draw it: while the user's latest mock exam is abandoned and its case
-// still active, the next mock exam gets that case again.
-func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, area, requestedDegree string) (domain.Attempt, bool, error) {
+// cannot draw again by starting over. The area and difficulty filters apply
+// to training only; a mock exam draws from the whole bank, its difficulty
+// picked by the degree's mix, and abandoning one does not re-draw it: while
+// the user's latest mock exam is abandoned and its case still active, the
+// next mock exam gets that case again.
+func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (domain.Attempt, bool, error) {
+	mode, area, requestedDegree := req.Mode, req.Area, req.Degree
 	if cur, err := s.store.InProgressAttempt(ctx, u.ID); err == nil {
 		_, err := s.sync(ctx, &cur)
 		return cur, false, err
@@ -140,26 +158,27 @@ func (s *Service) Start(ctx context.Context, u domain.User, mode domain.Mode, ar
 	if err != nil {
 		return domain.Attempt{}, false, err
 	}
+	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)
+	if err != nil {
+		return domain.Attempt{}, false, err
+	}
 	var c domain.Case
 	again := false
+	draw := catalog.DrawRequest{DegreeID: pc.Degree.ID, Area: area, Difficulty: req.Difficulty}
 	if mode == domain.ModeMock {
-		area = ""
+		mix := bp.DifficultyMix.OrDefault()
+		draw = catalog.DrawRequest{DegreeID: pc.Degree.ID, Mix: &mix}
 		if c, again, err = s.abandonedMockCase(ctx, u.ID, pc.Degree.ID); err != nil {
 			return domain.Attempt{}, false, err
 		}
 	}
 	if !again {
-		recent, err := s.store.RecentCaseIDs(ctx, u.ID, recentCases)
-		if err != nil {
+		if draw.Recent, err = s.store.RecentCaseIDs(ctx, u.ID, recentCases); err != nil {
 			return domain.Attempt{}, false, err
 		}
-		if c, err = s.catalog.Draw(ctx, pc.Degree.ID, area, recent); err != nil {
+		if c, err = s.catalog.Draw(ctx, draw); err != nil {
 			return domain.Attempt{}, false, err
 		}
-	}
-	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)
-	if err != nil {
-		return domain.Attempt{}, false, err
 	}
 	rubric, err := s.catalog.Rubric(ctx, pc.Degree.ID)
 	if err != nil {

@@ -13,8 +13,13 @@ import (
 
 func (a *api) listCases(c echo.Context) error {
 	ctx := c.Request().Context()
+	reviewed := c.QueryParam("reviewed")
+	if reviewed != "" && reviewed != "si" && reviewed != "no" {
+		return domain.Invalid("invalid_filter", "El filtro de revisión debe ser si o no.")
+	}
 	cases, err := a.catalog.Cases(ctx, catalog.CaseQuery{DegreeID: c.QueryParam("degree"), Area: c.QueryParam("area"),
-		Status: domain.CaseStatus(c.QueryParam("status")), Text: c.QueryParam("q")})
+		Status: domain.CaseStatus(c.QueryParam("status")), Difficulty: domain.Difficulty(c.QueryParam("difficulty")),
+		Reviewed: reviewed, Text: c.QueryParam("q")})
 	if err != nil {
 		return err
 	}
@@ -42,8 +47,9 @@ func (a *api) caseFromRequest(c echo.Context) (domain.Case, error) {
 		}
 		degreeID = d.ID
 	}
-	return domain.Case{DegreeID: degreeID, Area: req.Area, Title: req.Title, Facts: req.Facts, Questions: req.Questions,
-		FollowUps: req.FollowUps, KeyPoints: req.KeyPoints, LegalBases: req.LegalBases, Status: domain.CaseStatus(req.Status), Demo: req.Demo}, nil
+	return domain.Case{DegreeID: degreeID, Area: req.Area, Title: req.Title, Difficulty: domain.Difficulty(req.Difficulty), Facts: req.Facts,
+		Questions: req.Questions, FollowUps: req.FollowUps, KeyPoints: req.KeyPoints, FollowUpKeyPoints: req.FollowUpKeyPoints,
+		LegalBases: fromLegalBaseDTOs(req.LegalBases), Status: domain.CaseStatus(req.Status), Demo: req.Demo}, nil
 }
 
 func (a *api) respondCase(c echo.Context, status int, cs domain.Case) error {
@@ -80,6 +86,16 @@ func (a *api) updateCase(c echo.Context) error {
 		return err
 	}
 	cs, err = a.catalog.UpdateCase(c.Request().Context(), c.Param("id"), cs)
+	if err != nil {
+		return err
+	}
+	return a.respondCase(c, http.StatusOK, cs)
+}
+
+// reviewCase marks a case reviewed by the signed-in tutor.
+func (a *api) reviewCase(c echo.Context) error {
+	u, _ := currentUser(c)
+	cs, err := a.catalog.MarkReviewed(c.Request().Context(), c.Param("id"), u)
 	if err != nil {
 		return err
 	}

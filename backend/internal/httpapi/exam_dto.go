@@ -6,22 +6,82 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/feedback"
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 type caseDTO struct {
-	ID         string             `json:"id,omitempty"`
-	Degree     string             `json:"degree"`
-	DegreeID   string             `json:"degreeId"`
-	Area       string             `json:"area"`
-	Title      string             `json:"title"`
-	Facts      string             `json:"facts"`
-	Questions  []string           `json:"questions"`
-	FollowUps  []string           `json:"followUps"`
-	KeyPoints  []string           `json:"keyPoints"`
-	LegalBases []domain.LegalBase `json:"legalBases"`
-	Status     string             `json:"status"`
-	Demo       bool               `json:"demo"`
-	UpdatedAt  *time.Time         `json:"updatedAt,omitempty"`
+	ID                string         `json:"id,omitempty"`
+	Degree            string         `json:"degree"`
+	DegreeID          string         `json:"degreeId"`
+	Area              string         `json:"area"`
+	Title             string         `json:"title"`
+	Difficulty        string         `json:"difficulty"`
+	Facts             string         `json:"facts"`
+	Questions         []string       `json:"questions"`
+	FollowUps         []string       `json:"followUps"`
+	KeyPoints         []string       `json:"keyPoints"`
+	FollowUpKeyPoints []int          `json:"followUpKeyPoints"`
+	LegalBases        []legalBaseDTO `json:"legalBases"`
+	Status            string         `json:"status"`
+	Demo              bool           `json:"demo"`
+	// Review is who marked the case reviewed and when; tutors only.
+	Review    *reviewDTO `json:"review,omitempty"`
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
+}
+
+// legalBaseDTO is a legal base as stored, plus, in answers, how to show
+// it: label ("art. 76.7.l"; an unnumbered article spelt out) and url, the
+// address of the norm's official text (from the norms catalogue; "" when
+// unknown).
+type legalBaseDTO struct {
+	Norm    string `json:"norm"`
+	Article string `json:"article"`
+	Note    string `json:"note,omitempty"`
+	Label   string `json:"label,omitempty"`
+	URL     string `json:"url,omitempty"`
+}
+
+type reviewDTO struct {
+	By     string    `json:"by"`
+	ByName string    `json:"byName"`
+	At     time.Time `json:"at"`
+}
+
+func toLegalBaseDTOs(bases []domain.LegalBase) []legalBaseDTO {
+	out := make([]legalBaseDTO, len(bases))
+	for i, b := range bases {
+		out[i] = legalBaseDTO{Norm: b.Norm, Article: b.Article, Note: b.Note}
+		out[i].Label = articleLabel(b.Article)
+		if n, ok := norms.Lookup(b.Norm); ok {
+			out[i].URL = n.Source
+		}
+	}
+	return out
+}
+
+// articleLabel writes an article as lawyers cite it. Dotted numbers stay
+// as written: "195.1" is an article of its own in the Código del Trabajo,
+// which the notation cannot tell from article 195, numeral 1.
+func articleLabel(article string) string {
+	a, err := norms.ParseArticle(article)
+	if err != nil {
+		return ""
+	}
+	if a.Innumerado > 0 {
+		return a.Display()
+	}
+	return "art. " + a.String()
+}
+
+func fromLegalBaseDTOs(bases []legalBaseDTO) []domain.LegalBase {
+	if bases == nil {
+		return nil
+	}
+	out := make([]domain.LegalBase, len(bases))
+	for i, b := range bases {
+		out[i] = domain.LegalBase{Norm: b.Norm, Article: b.Article, Note: b.Note}
+	}
+	return out
 }
 
 func nonNilSlice[T any](s []T) []T {
@@ -32,9 +92,12 @@ func nonNilSlice[T any](s []T) []T {
 }
 
 func toCaseDTO(c domain.Case, degreeName string) caseDTO {
-	d := caseDTO{ID: c.ID, Degree: degreeName, DegreeID: c.DegreeID, Area: c.Area, Title: c.Title, Facts: c.Facts,
-		Questions: nonNilSlice(c.Questions), FollowUps: nonNilSlice(c.FollowUps), KeyPoints: nonNilSlice(c.KeyPoints),
-		LegalBases: nonNilSlice(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+	d := caseDTO{ID: c.ID, Degree: degreeName, DegreeID: c.DegreeID, Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty),
+		Facts: c.Facts, Questions: nonNilSlice(c.Questions), FollowUps: nonNilSlice(c.FollowUps), KeyPoints: nonNilSlice(c.KeyPoints),
+		FollowUpKeyPoints: nonNilSlice(c.FollowUpKeyPoints), LegalBases: toLegalBaseDTOs(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+	if c.Review != nil {
+		d.Review = &reviewDTO{By: c.Review.By, ByName: c.Review.ByName, At: c.Review.At}
+	}
 	if !c.UpdatedAt.IsZero() {
 		t := c.UpdatedAt
 		d.UpdatedAt = &t
@@ -125,8 +188,9 @@ type attemptDTO struct {
 // student has assessed themselves (docs/product.md, "Phases", phase 6).
 func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, transcripts map[string]domain.Transcript, now time.Time) attemptDTO {
 	c := a.Case
+	c.Review = nil // who reviewed the bank is the tutors' business
 	if !a.Revealed() {
-		c.KeyPoints, c.LegalBases = nil, nil
+		c.KeyPoints, c.LegalBases, c.FollowUpKeyPoints = nil, nil, nil
 	}
 	d := attemptDTO{ID: a.ID, Mode: string(a.Mode), Status: string(a.Status),
 		Student: personDTO{ID: a.StudentID, Mail: a.StudentEmail, DisplayName: a.StudentName},

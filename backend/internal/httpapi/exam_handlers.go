@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/exams"
 )
 
 func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) error {
@@ -28,11 +29,18 @@ func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) erro
 }
 
 type overviewDTO struct {
-	Degree     degreeDTO          `json:"degree"`
-	Blueprint  domain.Blueprint   `json:"blueprint"`
-	Rubric     rubricDTO          `json:"rubric"`
-	Areas      []string           `json:"areas"`
-	InProgress *attemptSummaryDTO `json:"inProgress"`
+	Degree    degreeDTO        `json:"degree"`
+	Blueprint domain.Blueprint `json:"blueprint"`
+	Rubric    rubricDTO        `json:"rubric"`
+	Areas     []string         `json:"areas"`
+	// Difficulties of the active cases, in display order, with their labels.
+	Difficulties []difficultyDTO    `json:"difficulties"`
+	InProgress   *attemptSummaryDTO `json:"inProgress"`
+}
+
+type difficultyDTO struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
 }
 
 func (a *api) examOverview(c echo.Context) error {
@@ -42,7 +50,10 @@ func (a *api) examOverview(c echo.Context) error {
 		return err
 	}
 	dto := overviewDTO{Degree: degreeDTO{ID: o.Degree.ID, Nombre: o.Degree.Nombre}, Blueprint: o.Blueprint,
-		Rubric: toRubricDTO(o.Rubric), Areas: nonNilSlice(o.Areas)}
+		Rubric: toRubricDTO(o.Rubric), Areas: nonNilSlice(o.Areas), Difficulties: []difficultyDTO{}}
+	for _, d := range o.Difficulties {
+		dto.Difficulties = append(dto.Difficulties, difficultyDTO{Value: string(d), Label: d.Label()})
+	}
 	if o.InProgress != nil {
 		s := toSummaryDTOs([]domain.AttemptSummary{summaryOf(*o.InProgress)})[0]
 		dto.InProgress = &s
@@ -64,9 +75,10 @@ func summaryOf(at domain.Attempt) domain.AttemptSummary {
 }
 
 type startRequest struct {
-	Mode   string `json:"mode"`
-	Area   string `json:"area"`
-	Degree string `json:"degree"`
+	Mode       string `json:"mode"`
+	Area       string `json:"area"`
+	Difficulty string `json:"difficulty"`
+	Degree     string `json:"degree"`
 }
 
 func (a *api) startAttempt(c echo.Context) error {
@@ -78,8 +90,12 @@ func (a *api) startAttempt(c echo.Context) error {
 	if !ok {
 		return domain.Invalid("invalid_mode", "Elija el modo: entrenamiento o simulacro.")
 	}
+	difficulty := domain.Difficulty(req.Difficulty)
+	if _, ok := domain.ParseDifficulty(req.Difficulty); req.Difficulty != "" && !ok {
+		return domain.Invalid("invalid_difficulty", "Elija la dificultad: básico, intermedio o avanzado.")
+	}
 	u, _ := currentUser(c)
-	at, created, err := a.exams.Start(c.Request().Context(), u, mode, req.Area, req.Degree)
+	at, created, err := a.exams.Start(c.Request().Context(), u, exams.StartRequest{Mode: mode, Area: req.Area, Difficulty: difficulty, Degree: req.Degree})
 	if err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ func caseFixture(e *env) map[string]string {
 func newCaseBody(title string) map[string]any {
 	return map[string]any{"degreeId": "derecho", "area": "Civil", "title": title, "facts": "Un arrendatario deja de pagar.",
 		"questions": []string{"¿Qué acción procede?"}, "followUps": []string{"¿Qué artículo?", "¿Ante qué juez?"},
-		"keyPoints": []string{"Terminación del contrato"}, "legalBases": []map[string]string{{"norm": "Código Civil", "article": "1453"}},
+		"keyPoints": []string{"Terminación del contrato"}, "legalBases": []map[string]string{{"norm": "Código Civil", "article": "1453"}}, "difficulty": "basico",
 		"status": "active", "demo": false}
 }
 
@@ -187,6 +187,7 @@ func TestAuthorizationSimulator(t *testing.T) {
 		{method: "POST", path: "/api/admin/cases", body: body(newCaseBody("Arrendamiento impago")), want: tutors(201)},
 		{method: "GET", path: "/api/admin/cases/{case}", fixture: caseFixture, want: tutors(200)},
 		{method: "PUT", path: "/api/admin/cases/{case}", fixture: caseFixture, body: body(newCaseBody("Arrendamiento editado")), want: tutors(200)},
+		{method: "POST", path: "/api/admin/cases/{case}/review", fixture: caseFixture, want: tutors(200)},
 		{method: "POST", path: "/api/admin/cases/import", body: func(e *env) any {
 			return multipartFile(e.t, "file", "casos.json", mustJSON(e.t, []any{exchangeCase("Importado por prueba")}))
 		}, want: tutors(200)},
@@ -867,8 +868,8 @@ func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
 	// An area of its own: six active cases and a retired one.
 	active := map[string]bool{}
 	for i := range 7 {
-		body := newCaseBody(fmt.Sprintf("Caso tributario %d", i+1))
-		body["area"] = "Tributario"
+		body := newCaseBody(fmt.Sprintf("Caso de inquilinato %d", i+1))
+		body["area"] = "Inquilinato"
 		if i == 6 {
 			body["status"] = "retired"
 		}
@@ -885,7 +886,7 @@ func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
 	}
 	draw := func() string {
 		e.clock.Advance(time.Second) // attempts ordered by server time
-		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": "Tributario"}, 201)
+		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": "Inquilinato"}, 201)
 		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
 		if !active[a.Case.ID] {
 			t.Fatalf("drew %s, not an active case of the area", a.Case.ID)

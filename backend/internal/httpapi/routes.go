@@ -85,6 +85,7 @@ func (a *api) routes() []route {
 		{method: http.MethodGet, path: "/api/admin/cases/export", access: tutorOnly, handler: a.exportCases},
 		{method: http.MethodGet, path: "/api/admin/cases/:id", access: tutorOnly, handler: a.getCase},
 		{method: http.MethodPut, path: "/api/admin/cases/:id", access: tutorOnly, handler: a.updateCase},
+		{method: http.MethodPost, path: "/api/admin/cases/:id/review", access: tutorOnly, handler: a.reviewCase},
 		{method: http.MethodGet, path: "/api/admin/config/:degree", access: tutorOnly, handler: a.getDegreeConfig},
 		{method: http.MethodPut, path: "/api/admin/config/:degree/blueprint", access: tutorOnly, handler: a.putBlueprint},
 		{method: http.MethodPut, path: "/api/admin/config/:degree/rubric", access: tutorOnly, handler: a.putRubric},

@@ -78,9 +78,10 @@ type Groups interface {
 
 // CaseFilter selects cases; empty fields match everything.
 type CaseFilter struct {
-	DegreeID string
-	Area     string
-	Status   domain.CaseStatus
+	DegreeID   string
+	Area       string
+	Status     domain.CaseStatus
+	Difficulty domain.Difficulty
 }
 
 // Catalog persists case banks, blueprints, rubrics and small settings.

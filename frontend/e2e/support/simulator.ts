@@ -79,11 +79,12 @@ export function attemptIdOf(page: Page): string {
 }
 
 // chooseAndStart goes through the first screen and the microphone check.
-export async function chooseAndStart(page: Page, mode: 'Entrenamiento' | 'Simulacro', area?: string) {
+export async function chooseAndStart(page: Page, mode: 'Entrenamiento' | 'Simulacro', area?: string, difficulty?: 'Básico' | 'Intermedio' | 'Avanzado') {
   await page.goto('/test')
   await expect(page.getByRole('heading', { name: 'Simulador', level: 1 })).toBeVisible()
   await page.getByRole('radio', { name: new RegExp(`^${mode}`) }).check()
   if (area) await page.getByLabel('Área del derecho', { exact: true }).selectOption(area)
+  if (difficulty) await page.getByLabel('Dificultad', { exact: true }).selectOption(difficulty)
   await page.getByRole('button', { name: 'Continuar' }).click()
   await page.getByRole('button', { name: 'Probar micrófono' }).click()
   await expect(page.getByText('Micrófono listo.')).toBeVisible()

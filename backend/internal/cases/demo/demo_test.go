@@ -7,62 +7,83 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // demoCase mirrors the case exchange format field by field.
 type demoCase struct {
-	Degree     string      `json:"degree"`
-	Area       string      `json:"area"`
-	Title      string      `json:"title"`
-	Facts      string      `json:"facts"`
-	Questions  []string    `json:"questions"`
-	FollowUps  []string    `json:"followUps"`
-	KeyPoints  []string    `json:"keyPoints"`
-	LegalBases []legalBase `json:"legalBases"`
-	Status     string      `json:"status"`
-	Demo       bool        `json:"demo"`
+	Degree            string      `json:"degree"`
+	Area              string      `json:"area"`
+	Title             string      `json:"title"`
+	Difficulty        string      `json:"difficulty"`
+	Facts             string      `json:"facts"`
+	Questions         []string    `json:"questions"`
+	FollowUps         []string    `json:"followUps"`
+	KeyPoints         []string    `json:"keyPoints"`
+	FollowUpKeyPoints []int       `json:"followUpKeyPoints"`
+	LegalBases        []legalBase `json:"legalBases"`
+	Status            string      `json:"status"`
+	Demo              bool        `json:"demo"`
 }
 
 type legalBase struct {
 	Norm    string `json:"norm"`
 	Article string `json:"article"`
+	Note    string `json:"note"`
 }
 
+// What the bank must hold. The areas are those of domain.Areas; the ones
+// the first edition lacked need at least minPerNewArea cases each.
+const (
+	minCases       = 60
+	minAreas       = 12
+	minPerNewArea  = 3
+	minUnfavorable = 10
+)
+
 var (
-	wantAreas = []string{
-		"Constitucional",
-		"Penal",
-		"Civil",
-		"Procesal",
-		"Laboral",
-		"Niñez y Familia",
-		"Administrativo",
+	newAreas = []string{"Tributario", "Mercantil y Societario", "Ambiental y derechos de la naturaleza", "Internacional",
+		"Sucesiones", "Procesal Penal"}
+
+	// unfavorable are the cases whose correct answer goes against the
+	// person consulting, or whose remedy of choice is improper. The bank
+	// needs them so that students do not learn that the client always
+	// wins; docs/demo-cases.md lists them too.
+	unfavorable = []string{
+		"Acción de protección por las multas de un contrato de consultoría con una prefectura",
+		"Acuerdo de procedimiento abreviado en un proceso por robo",
+		"Atropello mortal de un peatón en Santo Domingo",
+		"Coactiva del SRI por impuestos de 2017 y 2019",
+		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
+		"Denuncia de una deportista adolescente contra su entrenador",
+		"Denuncia por calumnia presentada ante la Fiscalía",
+		"Derrame de combustible de una gasolinera en un estero de Machala",
+		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
+		"Estafa o incumplimiento contractual en la construcción de una vivienda",
+		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
+		"Hábeas data contra un reporte crediticio de una deuda pagada",
+		"Motociclista herido por un bache en una vía municipal",
+		"Muerte de una mujer a manos de su expareja en Babahoyo",
+		"Pedido de abandono en un incidente de aumento de pensión alimenticia",
+		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
+		"Recurso de casación para que se valore de nuevo un testimonio",
+		"Suspensión condicional de la pena pedida por una condenada por estafa",
+		"Testamento que deja todos los bienes a la vecina que cuidó al causante",
+		"Tratado bilateral de inversiones con arbitraje ante el CIADI",
+		"Venta de participaciones de una compañía limitada a un tercero",
+		"Visto bueno por atrasos reiterados de una operadora de call center",
 	}
-	canonicalNorms = map[string]bool{
-		"Constitución":                      true,
-		"COIP":                              true,
-		"Código Civil":                      true,
-		"COGEP":                             true,
-		"Código del Trabajo":                true,
-		"LOGJCC":                            true,
-		"Código de la Niñez y Adolescencia": true,
-		"COA":                               true,
-		"LOSEP":                             true,
-		"LOSNCP":                            true,
-		"LOES":                              true,
-	}
+
 	caseKeys = []string{
-		"degree", "area", "title", "facts", "questions", "followUps",
-		"keyPoints", "legalBases", "status", "demo",
+		"degree", "area", "title", "difficulty", "facts", "questions", "followUps",
+		"keyPoints", "followUpKeyPoints", "legalBases", "status", "demo",
 	}
-	baseKeys   = []string{"norm", "article"}
-	articleRe  = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(\.[a-z])?$`)
-	minCases   = 35
-	minPerArea = 5
+	baseKeys = []string{"norm", "article", "note"}
 )
 
 // decodeStrict decodes the embedded bank rejecting unknown fields and
@@ -81,16 +102,9 @@ func decodeStrict(t *testing.T) []demoCase {
 	return cases
 }
 
-func TestDerechoDecodesStrictly(t *testing.T) {
-	cases := decodeStrict(t)
-	if len(cases) < minCases {
-		t.Fatalf("got %d cases, want at least %d", len(cases), minCases)
-	}
-}
-
 // TestDerechoExactKeys checks the exact spelling of every key, which
 // DisallowUnknownFields alone does not (encoding/json matches keys
-// case-insensitively).
+// case-insensitively), and that no field is left out.
 func TestDerechoExactKeys(t *testing.T) {
 	var raw []map[string]json.RawMessage
 	if err := json.Unmarshal(Derecho, &raw); err != nil {
@@ -113,24 +127,54 @@ func TestDerechoExactKeys(t *testing.T) {
 	}
 }
 
-func TestDerechoAreas(t *testing.T) {
+// TestDerechoCoverage: enough cases, areas, difficulties and unfavourable
+// answers for a complexivo.
+func TestDerechoCoverage(t *testing.T) {
 	cases := decodeStrict(t)
-	allowed := map[string]bool{}
-	for _, a := range wantAreas {
-		allowed[a] = true
+	if len(cases) < minCases {
+		t.Errorf("%d cases, want at least %d", len(cases), minCases)
 	}
-	count := map[string]int{}
+	perArea := map[string]int{}
+	perDifficulty := map[string]int{}
+	titles := map[string]bool{}
 	for _, c := range cases {
-		if !allowed[c.Area] {
-			t.Errorf("%q: area %q is not one of %v", c.Title, c.Area, wantAreas)
+		if !slices.Contains(domain.Areas, c.Area) {
+			t.Errorf("%q: area %q is not one of domain.Areas %v", c.Title, c.Area, domain.Areas)
 		}
-		count[c.Area]++
+		perArea[c.Area]++
+		perDifficulty[c.Difficulty]++
+		titles[c.Title] = true
 	}
-	for _, a := range wantAreas {
-		if count[a] < minPerArea {
-			t.Errorf("area %q has %d cases, want at least %d", a, count[a], minPerArea)
+	if len(perArea) < minAreas {
+		t.Errorf("%d areas, want at least %d: %v", len(perArea), minAreas, perArea)
+	}
+	for _, a := range newAreas {
+		if perArea[a] < minPerNewArea {
+			t.Errorf("area %q has %d cases, want at least %d", a, perArea[a], minPerNewArea)
 		}
 	}
+	for _, d := range domain.Difficulties {
+		if perDifficulty[string(d)] == 0 {
+			t.Errorf("no case of difficulty %s", d)
+		}
+	}
+	if len(unfavorable) < minUnfavorable {
+		t.Errorf("%d unfavourable cases, want at least %d", len(unfavorable), minUnfavorable)
+	}
+	for _, u := range unfavorable {
+		if !titles[u] {
+			t.Errorf("unfavourable case %q is not in the bank", u)
+		}
+	}
+	for now, before := range FormerTitles {
+		if !titles[now] {
+			t.Errorf("FormerTitles: %q is not a title of the bank", now)
+		}
+		if titles[before] {
+			t.Errorf("FormerTitles: the former title %q is still in use", before)
+		}
+	}
+	t.Logf("%d cases; per area %v; per difficulty %v; %d unfavourable", len(cases), perArea, perDifficulty, len(unfavorable))
 }
 
 func TestDerechoTitlesUnique(t *testing.T) {
@@ -151,52 +195,68 @@ func TestDerechoCaseFields(t *testing.T) {
 			name = fmt.Sprintf("case %d", i)
 		}
 		t.Run(name, func(t *testing.T) {
-			nonEmpty(t, "degree", c.Degree)
-			nonEmpty(t, "area", c.Area)
-			nonEmpty(t, "title", c.Title)
-			nonEmpty(t, "facts", c.Facts)
-			nonEmpty(t, "status", c.Status)
-			if c.Degree != "Derecho" {
-				t.Errorf("degree %q, want %q", c.Degree, "Derecho")
+			if c.Degree != "Derecho" || c.Status != "active" || !c.Demo {
+				t.Errorf("degree %q, status %q, demo %v; want Derecho, active, true", c.Degree, c.Status, c.Demo)
 			}
-			if c.Status != "active" {
-				t.Errorf("status %q, want %q", c.Status, "active")
+			// The product's own validation, as an import would run it.
+			dc := domain.Case{Area: c.Area, Title: c.Title, Facts: c.Facts, Questions: c.Questions, FollowUps: c.FollowUps,
+				KeyPoints: c.KeyPoints, FollowUpKeyPoints: c.FollowUpKeyPoints, Difficulty: domain.Difficulty(c.Difficulty),
+				Status: domain.CaseStatus(c.Status), Demo: c.Demo}
+			for _, b := range c.LegalBases {
+				dc.LegalBases = append(dc.LegalBases, domain.LegalBase{Norm: b.Norm, Article: b.Article, Note: b.Note})
 			}
-			if !c.Demo {
-				t.Error("demo is false, want true")
+			for _, p := range dc.Validate() {
+				t.Errorf("%s: %s", p.Field, p.Message)
 			}
-			if n := len(strings.Fields(c.Facts)); n < 80 || n > 200 {
-				t.Errorf("facts have %d words, want 80 to 200", n)
+			if n := len(strings.Fields(c.Facts)); n < 80 || n > 220 {
+				t.Errorf("facts have %d words, want 80 to 220", n)
 			}
 			listLen(t, "questions", c.Questions, 1, 2)
 			listLen(t, "followUps", c.FollowUps, 2, 3)
-			listLen(t, "keyPoints", c.KeyPoints, 3, 6)
-			if len(c.LegalBases) < 1 {
-				t.Error("no legal bases, want at least 1")
+			listLen(t, "keyPoints", c.KeyPoints, 3, 10)
+			// Every tribunal question has a key point that answers it.
+			if len(c.FollowUpKeyPoints) != len(c.FollowUps) || slices.Contains(c.FollowUpKeyPoints, 0) {
+				t.Errorf("followUpKeyPoints %v: want a key point for each of the %d follow-ups", c.FollowUpKeyPoints, len(c.FollowUps))
 			}
-			seen := map[legalBase]bool{}
+			if len(c.LegalBases) == 0 {
+				t.Error("no legal bases")
+			}
+			seen := map[string]bool{}
 			for _, b := range c.LegalBases {
-				nonEmpty(t, "legalBases.norm", b.Norm)
-				nonEmpty(t, "legalBases.article", b.Article)
-				if !canonicalNorms[b.Norm] {
-					t.Errorf("norm %q is not a canonical norm name", b.Norm)
+				n, ok := norms.Lookup(b.Norm)
+				if !ok || n.Name != b.Norm {
+					t.Errorf("norm %q is not a canonical name of the norms catalogue", b.Norm)
+				} else if a, err := norms.ParseArticle(b.Article); err != nil || a.Number > n.LastArticle {
+					t.Errorf("%s %s: not an article of the norm (last about %d)", b.Norm, b.Article, n.LastArticle)
 				}
-				if !articleRe.MatchString(b.Article) {
-					t.Errorf("%s article %q does not match %s", b.Norm, b.Article, articleRe)
+				if !norms.ValidArticle(b.Article) {
+					t.Errorf("%s article %q is not in the canonical notation", b.Norm, b.Article)
 				}
-				if seen[b] {
-					t.Errorf("duplicate legal base %s %s", b.Norm, b.Article)
+				if strings.TrimSpace(b.Note) == "" {
+					t.Errorf("%s %s has no description", b.Norm, b.Article)
 				}
-				seen[b] = true
+				key := b.Norm + " " + b.Article
+				if seen[key] {
+					t.Errorf("duplicate legal base %s", key)
+				}
+				seen[key] = true
 			}
 		})
 	}
 }
 
-func nonEmpty(t *testing.T, field, v string) {
-	t.Helper()
-	if strings.TrimSpace(v) == "" {
-		t.Errorf("%s is empty", field)
+// TestDerechoDescriptionsAgree: an article is described the same way in
+// every case that cites it, so faculty review each description once.
+func TestDerechoDescriptionsAgree(t *testing.T) {
+	notes := map[string]string{}
+	for _, c := range decodeStrict(t) {
+		for _, b := range c.LegalBases {
+			key := b.Norm + " " + b.Article
+			if prev, ok := notes[key]; ok && prev != b.Note {
+				t.Errorf("%s is described as %q and as %q", key, prev, b.Note)
+			}
+			notes[key] = b.Note
+		}
 	}
 }
 
@@ -204,10 +264,5 @@ func listLen(t *testing.T, field string, list []string, lo, hi int) {
 	t.Helper()
 	if len(list) < lo || len(list) > hi {
 		t.Errorf("%s has %d items, want %d to %d", field, len(list), lo, hi)
-	}
-	for i, s := range list {
-		if strings.TrimSpace(s) == "" {
-			t.Errorf("%s[%d] is empty", field, i)
-		}
 	}
 }

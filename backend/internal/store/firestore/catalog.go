@@ -20,21 +20,41 @@ import (
 func caseFields(c domain.Case) map[string]any {
 	bases := make([]any, 0, len(c.LegalBases))
 	for _, b := range c.LegalBases {
-		bases = append(bases, map[string]any{"norm": b.Norm, "article": b.Article})
+		base := map[string]any{"norm": b.Norm, "article": b.Article}
+		if b.Note != "" {
+			base["note"] = b.Note
+		}
+		bases = append(bases, base)
+	}
+	links := make([]any, 0, len(c.FollowUpKeyPoints))
+	for _, k := range c.FollowUpKeyPoints {
+		links = append(links, int64(k))
+	}
+	difficulty := c.Difficulty
+	if difficulty == "" {
+		difficulty = domain.DefaultDifficulty
+	}
+	// review is null until a tutor marks the case reviewed.
+	var review any
+	if r := c.Review; r != nil {
+		review = map[string]any{"by": r.By, "byName": r.ByName, "at": ts(r.At)}
 	}
 	return map[string]any{
-		"degreeId":   c.DegreeID,
-		"area":       c.Area,
-		"title":      c.Title,
-		"facts":      c.Facts,
-		"questions":  nonNil(c.Questions),
-		"followUps":  nonNil(c.FollowUps),
-		"keyPoints":  nonNil(c.KeyPoints),
-		"legalBases": bases,
-		"status":     string(c.Status),
-		"demo":       c.Demo,
-		"createdAt":  ts(c.CreatedAt),
-		"updatedAt":  ts(c.UpdatedAt),
+		"followUpKeyPoints": links,
+		"difficulty":        string(difficulty),
+		"review":            review,
+		"degreeId":          c.DegreeID,
+		"area":              c.Area,
+		"title":             c.Title,
+		"facts":             c.Facts,
+		"questions":         nonNil(c.Questions),
+		"followUps":         nonNil(c.FollowUps),
+		"keyPoints":         nonNil(c.KeyPoints),
+		"legalBases":        bases,
+		"status":            string(c.Status),
+		"demo":              c.Demo,
+		"createdAt":         ts(c.CreatedAt),
+		"updatedAt":         ts(c.UpdatedAt),
 	}
 }
 
@@ -56,7 +76,19 @@ func caseFrom(d doc) (domain.Case, error) {
 		UpdatedAt:  f.time("updatedAt"),
 	}
 	for _, b := range f.list("legalBases") {
-		c.LegalBases = append(c.LegalBases, domain.LegalBase{Norm: b.str("norm"), Article: b.str("article")})
+		c.LegalBases = append(c.LegalBases, domain.LegalBase{Norm: b.str("norm"), Article: b.str("article"), Note: b.str("note")})
+	}
+	if links, ok := f["followUpKeyPoints"].([]any); ok && len(links) > 0 {
+		c.FollowUpKeyPoints = make([]int, 0, len(links))
+		for _, k := range links {
+			n, _ := k.(int64)
+			c.FollowUpKeyPoints = append(c.FollowUpKeyPoints, int(n))
+		}
+	}
+	// Cases stored before difficulties existed read as the default.
+	c.Difficulty = domain.Difficulty(cmp.Or(f.str("difficulty"), string(domain.DefaultDifficulty)))
+	if r := f.sub("review"); r != nil {
+		c.Review = &domain.CaseReview{By: r.str("by"), ByName: r.str("byName"), At: r.time("at")}
 	}
 	return c, nil
 }
@@ -82,7 +114,8 @@ func (s *Store) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Cas
 	}
 	out := all[:0]
 	for _, c := range all {
-		if (f.Area == "" || c.Area == f.Area) && (f.Status == "" || c.Status == f.Status) {
+		if (f.Area == "" || c.Area == f.Area) && (f.Status == "" || c.Status == f.Status) &&
+			(f.Difficulty == "" || c.Difficulty == f.Difficulty) {
 			out = append(out, c)
 		}
 	}

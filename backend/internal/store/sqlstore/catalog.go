@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -10,24 +11,34 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
-const caseColumns = `id, degree_id, area, title, facts, questions, follow_ups, key_points, legal_bases, status, demo, created_at, updated_at`
+const caseColumns = `id, degree_id, area, title, facts, questions, follow_ups, key_points, legal_bases, follow_up_key_points, difficulty,
+	status, demo, reviewed_by, reviewed_by_name, reviewed_at, created_at, updated_at`
 
 func scanCase(r scanner) (domain.Case, error) {
 	var c domain.Case
-	var questions, followUps, keyPoints, bases, status string
+	var questions, followUps, keyPoints, bases, answers, difficulty, status, reviewedBy, reviewedByName string
+	var reviewedAt sql.NullInt64
 	var created, updated int64
-	if err := r.Scan(&c.ID, &c.DegreeID, &c.Area, &c.Title, &c.Facts, &questions, &followUps, &keyPoints, &bases, &status, &c.Demo, &created, &updated); err != nil {
+	if err := r.Scan(&c.ID, &c.DegreeID, &c.Area, &c.Title, &c.Facts, &questions, &followUps, &keyPoints, &bases, &answers, &difficulty,
+		&status, &c.Demo, &reviewedBy, &reviewedByName, &reviewedAt, &created, &updated); err != nil {
 		return c, err
 	}
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{questions, &c.Questions}, {followUps, &c.FollowUps}, {keyPoints, &c.KeyPoints}, {bases, &c.LegalBases}} {
+	}{{questions, &c.Questions}, {followUps, &c.FollowUps}, {keyPoints, &c.KeyPoints}, {bases, &c.LegalBases}, {answers, &c.FollowUpKeyPoints}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return c, fmt.Errorf("case %s: %w", c.ID, err)
 		}
 	}
+	if len(c.FollowUpKeyPoints) == 0 {
+		c.FollowUpKeyPoints = nil
+	}
+	c.Difficulty = domain.Difficulty(difficulty)
 	c.Status = domain.CaseStatus(status)
+	if at := fromNullMS(reviewedAt); at != nil {
+		c.Review = &domain.CaseReview{By: reviewedBy, ByName: reviewedByName, At: *at}
+	}
 	c.CreatedAt, c.UpdatedAt = fromMS(created), fromMS(updated)
 	return c, nil
 }
@@ -48,8 +59,18 @@ func nonNil[T any](s []T) []T {
 }
 
 func caseArgs(c domain.Case) []any {
+	difficulty := c.Difficulty
+	if difficulty == "" {
+		difficulty = domain.DefaultDifficulty
+	}
+	var reviewedBy, reviewedByName string
+	var reviewedAt *time.Time
+	if c.Review != nil {
+		reviewedBy, reviewedByName, reviewedAt = c.Review.By, c.Review.ByName, &c.Review.At
+	}
 	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(nonNil(c.Questions)), mustJSON(nonNil(c.FollowUps)),
-		mustJSON(nonNil(c.KeyPoints)), mustJSON(nonNil(c.LegalBases)), string(c.Status), c.Demo}
+		mustJSON(nonNil(c.KeyPoints)), mustJSON(nonNil(c.LegalBases)), mustJSON(nonNil(c.FollowUpKeyPoints)), string(difficulty),
+		string(c.Status), c.Demo, reviewedBy, reviewedByName, nullMS(reviewedAt)}
 }
 
 func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, error) {
@@ -66,6 +87,10 @@ func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, 
 	if f.Status != "" {
 		q += ` AND status = ?`
 		args = append(args, string(f.Status))
+	}
+	if f.Difficulty != "" {
+		q += ` AND difficulty = ?`
+		args = append(args, string(f.Difficulty))
 	}
 	rows, err := s.query(ctx, q+` ORDER BY area, title`, args...)
 	if err != nil {
@@ -96,14 +121,15 @@ func (s *DB) GetCaseByTitle(ctx context.Context, degreeID, title string) (domain
 func (s *DB) CreateCase(ctx context.Context, c domain.Case) error {
 	args := append([]any{c.ID}, caseArgs(c)...)
 	args = append(args, ms(c.CreatedAt), ms(c.UpdatedAt))
-	_, err := s.exec(ctx, `INSERT INTO cases (`+caseColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+	_, err := s.exec(ctx, `INSERT INTO cases (`+caseColumns+`) VALUES (`+placeholders(len(args))+`)`, args...)
 	return err
 }
 
 func (s *DB) UpdateCase(ctx context.Context, c domain.Case) error {
 	args := append(caseArgs(c), ms(c.UpdatedAt), c.ID)
 	res, err := s.exec(ctx, `UPDATE cases SET degree_id = ?, area = ?, title = ?, facts = ?, questions = ?, follow_ups = ?,
-		key_points = ?, legal_bases = ?, status = ?, demo = ?, updated_at = ? WHERE id = ?`, args...)
+		key_points = ?, legal_bases = ?, follow_up_key_points = ?, difficulty = ?, status = ?, demo = ?,
+		reviewed_by = ?, reviewed_by_name = ?, reviewed_at = ?, updated_at = ? WHERE id = ?`, args...)
 	return s.expectOne(res, err)
 }
 

@@ -51,6 +51,55 @@ func testCases(t *testing.T, s store.Store) {
 	if err := s.UpdateCase(ctx, sampleCase("x", "y")); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("update missing: %v", err)
 	}
+	testCaseDifficultyAndReview(t, s)
+}
+
+// testCaseDifficultyAndReview: the difficulty, the key point answering each
+// tribunal question, the legal bases' descriptions and the review mark
+// round-trip, and the difficulty filters the list.
+func testCaseDifficultyAndReview(t *testing.T, s store.Store) {
+	c := sampleCase("Determinación presuntiva", "Tributario")
+	c.Difficulty = domain.DifficultyAdvanced
+	c.KeyPoints = []string{"Uno", "Dos", "Tres"}
+	c.FollowUpKeyPoints = []int{3, 1}
+	c.LegalBases = []domain.LegalBase{{Norm: "Código Tributario", Article: "92", Note: "Formas de determinación."}}
+	if err := s.CreateCase(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetCase(ctx, c.ID)
+	if err != nil || got.Difficulty != domain.DifficultyAdvanced || fmt.Sprint(got.FollowUpKeyPoints) != "[3 1]" ||
+		got.LegalBases[0].Note != "Formas de determinación." || got.Review != nil {
+		t.Fatalf("GetCase = %+v, %v", got, err)
+	}
+	at := now().Truncate(time.Millisecond)
+	got.Review = &domain.CaseReview{By: "tutor@utpl.edu.ec", ByName: "Ana Tutora", At: at}
+	got.Demo = false
+	if err := s.UpdateCase(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	got, err = s.GetCaseByTitle(ctx, "derecho", "Determinación presuntiva")
+	if err != nil || got.Review == nil || got.Review.By != "tutor@utpl.edu.ec" || got.Review.ByName != "Ana Tutora" || !got.Review.At.Equal(at) || got.Demo {
+		t.Fatalf("reviewed case = %+v, %v", got, err)
+	}
+	got.Review, got.FollowUpKeyPoints = nil, nil
+	if err := s.UpdateCase(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = s.GetCase(ctx, c.ID); err != nil || got.Review != nil || got.FollowUpKeyPoints != nil {
+		t.Fatalf("review and links cleared: %+v, %v", got, err)
+	}
+	// A case saved without a difficulty reads as the default.
+	plain := sampleCase("Sin dificultad", "Tributario")
+	if err := s.CreateCase(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.GetCase(ctx, plain.ID); err != nil || got.Difficulty != domain.DefaultDifficulty {
+		t.Fatalf("case without difficulty = %+v, %v", got, err)
+	}
+	hard, _ := s.ListCases(ctx, store.CaseFilter{DegreeID: "derecho", Difficulty: domain.DifficultyAdvanced})
+	if len(hard) != 1 || hard[0].ID != c.ID {
+		t.Fatalf("difficulty filter: %+v", hard)
+	}
 }
 
 func testCatalogSettings(t *testing.T, s store.Store) {

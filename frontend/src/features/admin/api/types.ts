@@ -1,4 +1,4 @@
-import type { Blueprint, Rubric } from '@/features/attempts/api/types'
+import type { Blueprint, Difficulty, Rubric } from '@/features/attempts/api/types'
 
 // Shapes of the group endpoints. The group's Spanish field names are kept on
 // purpose (docs/glossary.md).
@@ -55,7 +55,15 @@ export const groupKeys = {
 }
 
 // Case bank and configuration (docs/api-simulator.md, "Tutor side").
-export type CaseFilters = { degree: string; area: string; status: '' | 'active' | 'retired'; q: string }
+export type CaseFilters = {
+  degree: string
+  area: string
+  status: '' | 'active' | 'retired'
+  difficulty: '' | Difficulty
+  /** si: only reviewed cases; no: only cases still to review. */
+  reviewed: '' | 'si' | 'no'
+  q: string
+}
 
 export type ImportCasesResult = { created: number; updated: number }
 

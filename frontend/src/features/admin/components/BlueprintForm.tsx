@@ -45,7 +45,8 @@ export function BlueprintForm({ config }: { config: DegreeConfig }) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
-    const bp: Blueprint = { degreeId: config.degree.id, ...totals, questions: Math.trunc(nQuestions) || 0, defaultMode: mode }
+    // The difficulty mix has its own form; saving the timings keeps it.
+    const bp: Blueprint = { degreeId: config.degree.id, ...totals, questions: Math.trunc(nQuestions) || 0, defaultMode: mode, difficultyMix: blueprint.difficultyMix }
     void showLoading('Guardando tiempos')
     try {
       await save.mutateAsync(bp)

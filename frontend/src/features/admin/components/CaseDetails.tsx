@@ -1,4 +1,5 @@
 import type { Case } from '@/features/attempts/api/types'
+import { baseCitation } from '@/features/attempts/components/RevealPanel'
 
 // CaseDetails shows a case as the tutor reads it while grading: facts,
 // questions, the tribunal's questions, and the expected key points and
@@ -15,7 +16,7 @@ export function CaseDetails({ c }: { c: Case }) {
       <List id="caso-preguntas" title="Preguntas del caso" items={c.questions} ordered />
       <List id="caso-tribunal" title="Preguntas del tribunal" items={c.followUps} ordered />
       <List id="caso-puntos" title="Puntos clave esperados" items={c.keyPoints} />
-      <List id="caso-bases" title="Bases legales esperadas" items={c.legalBases.map((b) => `${b.norm}, art. ${b.article}`)} />
+      <List id="caso-bases" title="Bases legales esperadas" items={c.legalBases.map((b) => (b.note ? `${baseCitation(b)}: ${b.note}` : baseCitation(b)))} />
     </div>
   )
 }

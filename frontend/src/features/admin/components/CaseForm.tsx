@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import type { Degree } from '@/features/carreras/api/get-degrees'
-import { areaSuggestions, caseFieldNames, type CaseDraft, type CaseField } from '../lib/case-draft'
+import { difficulties } from '@/features/attempts/api/types'
+import { areaSuggestions, caseFieldNames, linksAfterFollowUps, linksAfterKeyPoints, type CaseDraft, type CaseField } from '../lib/case-draft'
 import { Field, FieldErrors, inputClass } from './fields'
 import { LegalBasesEditor } from './LegalBasesEditor'
 import { ListEditor } from './ListEditor'
@@ -33,6 +34,13 @@ export function CaseForm({
   const base = useId()
   const summaryRef = useRef<HTMLDivElement>(null)
   const set = <K extends keyof CaseDraft>(k: K, v: CaseDraft[K]) => setD((x) => ({ ...x, [k]: v }))
+  // Removing a tribunal question or a key point keeps each link pointing at the same texts.
+  const setFollowUps = (v: string[]) =>
+    setD((x) => ({ ...x, followUps: v, followUpKeyPoints: linksAfterFollowUps(x.followUpKeyPoints, x.followUps, v) }))
+  const setKeyPoints = (v: string[]) =>
+    setD((x) => ({ ...x, keyPoints: v, followUpKeyPoints: linksAfterKeyPoints(x.followUpKeyPoints, x.keyPoints, v) }))
+  const setLink = (i: number, k: number) =>
+    setD((x) => ({ ...x, followUpKeyPoints: x.followUps.map((_, j) => (j === i ? k : (x.followUpKeyPoints[j] ?? 0))) }))
   const fieldId = (f: CaseField) => `${base}-${f}`
 
   const problemFields = (Object.keys(caseFieldNames) as CaseField[]).filter((f) => problems[f]?.length)
@@ -122,6 +130,30 @@ export function CaseForm({
         )}
       </Field>
 
+      <fieldset id={fieldId('difficulty')} tabIndex={-1} aria-describedby={`${base}-difficulty-hint${problems.difficulty?.length ? ` ${base}-difficulty-error` : ''}`}>
+        <legend className="font-medium text-slate-800">Dificultad</legend>
+        <p id={`${base}-difficulty-hint`} className="text-sm text-slate-600">
+          En entrenamiento el estudiante puede elegirla; el simulacro la sortea según la combinación de la carrera (Configuración).
+        </p>
+        <div className="mt-2 flex flex-wrap gap-4">
+          {difficulties.map((x) => (
+            <label key={x.value} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name={`${base}-difficulty`}
+                value={x.value}
+                checked={d.difficulty === x.value}
+                onChange={() => set('difficulty', x.value)}
+                aria-invalid={problems.difficulty?.length ? true : undefined}
+                className="size-5"
+              />
+              {x.label}
+            </label>
+          ))}
+        </div>
+        <FieldErrors id={`${base}-difficulty-error`} errors={problems.difficulty} />
+      </fieldset>
+
       <Field label="Hechos del caso" id={fieldId('facts')} errors={problems.facts} hint="El relato que el estudiante lee al preparar (hasta 6000 caracteres).">
         {({ id, describedBy, invalid }) => (
           <textarea
@@ -155,7 +187,7 @@ export function CaseForm({
           itemLabel="Pregunta del tribunal"
           addLabel="Agregar pregunta del tribunal"
           values={d.followUps}
-          onChange={(v) => set('followUps', v)}
+          onChange={setFollowUps}
           errors={problems.followUps}
         />
       </div>
@@ -166,11 +198,48 @@ export function CaseForm({
           itemLabel="Punto clave"
           addLabel="Agregar punto clave"
           values={d.keyPoints}
-          onChange={(v) => set('keyPoints', v)}
+          onChange={setKeyPoints}
           errors={problems.keyPoints}
           rows={1}
         />
       </div>
+      <fieldset
+        id={fieldId('followUpKeyPoints')}
+        tabIndex={-1}
+        aria-describedby={`${base}-links-hint${problems.followUpKeyPoints?.length ? ` ${base}-links-error` : ''}`}
+      >
+        <legend className="font-medium text-slate-800">{caseFieldNames.followUpKeyPoints}</legend>
+        <p id={`${base}-links-hint`} className="text-sm text-slate-600">
+          Para cada pregunta del tribunal, el punto clave que la responde. Se muestra al estudiante al terminar; conviene que toda pregunta tenga
+          uno.
+        </p>
+        <FieldErrors id={`${base}-links-error`} errors={problems.followUpKeyPoints} />
+        <ol className="mt-2 space-y-2">
+          {d.followUps.map((f, i) => (
+            <li key={i} className="grid gap-1 sm:grid-cols-2 sm:items-center sm:gap-3">
+              <label htmlFor={`${base}-link-${i}`} className="text-sm text-slate-800">
+                Respuesta a la pregunta del tribunal {i + 1}
+                {f.trim() && <span className="block truncate text-slate-600">{f}</span>}
+              </label>
+              <select
+                id={`${base}-link-${i}`}
+                value={d.followUpKeyPoints[i] ?? 0}
+                onChange={(e) => setLink(i, Number(e.target.value))}
+                className={inputClass}
+              >
+                <option value={0}>Sin punto clave asignado</option>
+                {d.keyPoints.map((k, j) =>
+                  k.trim() ? (
+                    <option key={j} value={j + 1}>
+                      {j + 1}. {k.length > 80 ? `${k.slice(0, 80)}…` : k}
+                    </option>
+                  ) : null,
+                )}
+              </select>
+            </li>
+          ))}
+        </ol>
+      </fieldset>
       <div id={fieldId('legalBases')} tabIndex={-1}>
         <LegalBasesEditor values={d.legalBases} onChange={(v) => set('legalBases', v)} errors={problems.legalBases} />
       </div>

@@ -5,14 +5,18 @@ import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { useDegrees, type Degree } from '@/features/carreras/api/get-degrees'
 import { ApiError } from '@/lib/api-client'
-import { showSuccess } from '@/lib/dialogs'
+import { Button } from '@/components/ui/Button'
+import type { Case } from '@/features/attempts/api/types'
+import { closeDialog, confirmAction, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime } from '@/lib/format'
 import { useCase } from '../api/get-case'
 import { useCreateCase } from '../api/create-case'
+import { useReviewCase } from '../api/review-case'
 import { useUpdateCase } from '../api/update-case'
 import { CaseForm, type CaseProblems } from '../components/CaseForm'
 import { emptyCaseDraft, problemsByField, toCaseBody, toCaseDraft, type CaseDraft } from '../lib/case-draft'
+import { ReviewNote } from '../components/ReviewNote'
 
 // listPath is the case list as the tutor left it (its filters), when known.
 function useListPath() {
@@ -66,6 +70,42 @@ function useSaveCase(id: string | undefined) {
   return { save, problems, pending: create.isPending || update.isPending }
 }
 
+// ReviewCard shows whether a tutor reviewed the case's content and lets
+// the signed-in tutor mark it reviewed. Marking reloads the form from the
+// server, so unsaved edits should be saved first (the card says so).
+function ReviewCard({ c }: { c: Case }) {
+  const review = useReviewCase()
+  const mark = async () => {
+    const ok = await confirmAction(
+      '¿Marcar el caso como revisado?',
+      'Confirme que revisó los hechos, las preguntas, los puntos clave y las bases legales del caso. Dejará de mostrarse como contenido de demostración y quedará registrado su nombre.',
+      'Sí, marcar como revisado',
+    )
+    if (!ok) return
+    void showLoading('Marcando el caso como revisado')
+    try {
+      await review.mutateAsync(c.id!)
+      await showSuccess('Caso revisado', 'El caso quedó marcado como revisado por usted.')
+    } catch (err) {
+      await closeDialog()
+      await showApiError(err)
+    }
+  }
+  return (
+    <Card title="Revisión docente">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-slate-800">
+          {c.review ? <ReviewNote review={c.review} /> : 'Este caso aún no ha sido revisado por un docente.'}
+        </p>
+        <Button variant={c.review ? 'outline' : 'primary'} onClick={() => void mark()} disabled={review.isPending}>
+          {c.review ? 'Marcar de nuevo como revisado' : 'Marcar como revisado'}
+        </Button>
+      </div>
+      <p className="mt-2 text-sm text-slate-600">Guarde antes sus cambios: al marcarlo, el formulario se recarga con el caso guardado.</p>
+    </Card>
+  )
+}
+
 // NewCasePage is /admin/casos/nuevo.
 export function NewCasePage() {
   const degrees = useDegrees()
@@ -107,10 +147,11 @@ export function EditCasePage() {
   return (
     <div className="space-y-6">
       <BackLink />
+      <ReviewCard c={c.data} />
       <Card title="Editar caso">
         {c.data.updatedAt && <p className="-mt-2 mb-4 text-sm text-slate-600">Última modificación: {formatDateTime(c.data.updatedAt)}</p>}
         <CaseForm
-          key={c.data.id}
+          key={`${c.data.id}-${c.data.review?.at ?? ''}`}
           initial={toCaseDraft(c.data)}
           degrees={list}
           problems={problems}

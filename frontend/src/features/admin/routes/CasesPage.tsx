@@ -4,7 +4,7 @@ import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { Spinner } from '@/components/ui/Spinner'
-import type { Case } from '@/features/attempts/api/types'
+import { difficulties, difficultyName, type Case, type Difficulty } from '@/features/attempts/api/types'
 import { useDegrees } from '@/features/carreras/api/get-degrees'
 import { closeDialog, confirmAction, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
@@ -16,6 +16,7 @@ import { useUpdateCase } from '../api/update-case'
 import { DEMO_NOTICE } from '../components/CaseForm'
 import { inputClass } from '../components/fields'
 import { FileField } from '../components/FileField'
+import { ReviewNote } from '../components/ReviewNote'
 import { areaSuggestions, toCaseBody, toCaseDraft } from '../lib/case-draft'
 import { useDebounced } from '../lib/use-debounced'
 
@@ -23,10 +24,14 @@ const IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
 function readFilters(sp: URLSearchParams): CaseFilters {
   const status = sp.get('estado')
+  const difficulty = sp.get('dificultad')
+  const reviewed = sp.get('revision')
   return {
     degree: sp.get('carrera') ?? '',
     area: sp.get('area') ?? '',
     status: status === 'active' || status === 'retired' ? status : '',
+    difficulty: difficulties.some((d) => d.value === difficulty) ? (difficulty as Difficulty) : '',
+    reviewed: reviewed === 'si' || reviewed === 'no' ? reviewed : '',
     q: sp.get('q') ?? '',
   }
 }
@@ -44,7 +49,7 @@ export function CasesPage() {
   const base = useId()
   const location = useLocation()
 
-  const setFilter = (key: 'carrera' | 'area' | 'estado' | 'q', value: string) =>
+  const setFilter = (key: 'carrera' | 'area' | 'estado' | 'dificultad' | 'revision' | 'q', value: string) =>
     setSp(
       (prev) => {
         const next = new URLSearchParams(prev)
@@ -73,7 +78,7 @@ export function CasesPage() {
           </Link>
         }
       >
-        <form role="search" aria-label="Filtrar casos" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <form role="search" aria-label="Filtrar casos" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <div>
             <label htmlFor={`${base}-degree`} className="block font-medium text-slate-800">
               Carrera
@@ -111,6 +116,29 @@ export function CasesPage() {
             </select>
           </div>
           <div>
+            <label htmlFor={`${base}-difficulty`} className="block font-medium text-slate-800">
+              Dificultad
+            </label>
+            <select id={`${base}-difficulty`} value={filters.difficulty} onChange={(e) => setFilter('dificultad', e.target.value)} className={inputClass}>
+              <option value="">Todas</option>
+              {difficulties.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor={`${base}-reviewed`} className="block font-medium text-slate-800">
+              Revisión
+            </label>
+            <select id={`${base}-reviewed`} value={filters.reviewed} onChange={(e) => setFilter('revision', e.target.value)} className={inputClass}>
+              <option value="">Todos</option>
+              <option value="no">Sin revisar</option>
+              <option value="si">Revisados</option>
+            </select>
+          </div>
+          <div>
             <label htmlFor={`${base}-q`} className="block font-medium text-slate-800">
               Buscar
             </label>
@@ -137,7 +165,8 @@ export function CasesPage() {
           {anyDemo && (
             <div className="mb-4">
               <Notice tone="warn">
-                Los casos marcados <strong>Demo</strong> son contenido de demostración: revisar antes de usar en evaluación.
+                Los casos marcados <strong>Demo</strong> son contenido de demostración: revisar antes de usar en evaluación. Al abrir un caso puede
+                marcarlo como revisado.
               </Notice>
             </div>
           )}
@@ -160,6 +189,11 @@ function StatusBadge({ status }: { status: Case['status'] }) {
   ) : (
     <span className="rounded-full bg-slate-200 px-2.5 py-0.5 text-sm font-semibold text-slate-800">Retirado</span>
   )
+}
+
+function DifficultyBadge({ difficulty }: { difficulty: Case['difficulty'] }) {
+  if (!difficulty) return null
+  return <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-800 ring-1 ring-brand-200">{difficultyName(difficulty)}</span>
 }
 
 export function DemoBadge() {
@@ -205,8 +239,10 @@ function CaseRow({ c }: { c: Case }) {
           <span>{c.area}</span>
           <span aria-hidden="true">·</span>
           <span>{c.degree}</span>
+          <DifficultyBadge difficulty={c.difficulty} />
           <StatusBadge status={c.status} />
           {c.demo && <DemoBadge />}
+          {c.review && <ReviewNote review={c.review} />}
         </p>
       </div>
       <div className="flex shrink-0 gap-2">
@@ -281,7 +317,10 @@ function ImportExportCard({ degree, degreeName }: { degree: string; degreeName?:
             </a>
           </div>
           <p className="text-sm text-slate-700">
-            En CSV, las listas van una por línea dentro de la celda y las bases legales como «Norma: artículo» (por ejemplo «Constitución: 76.7.l»).
+            En CSV, las listas van una por línea dentro de la celda; las bases legales como «Norma: artículo | descripción» (por ejemplo
+            «Constitución: 76.7.l | Deber de motivar las resoluciones»); la columna difficulty lleva basico, intermedio o avanzado, y
+            followUpKeyPoints, una línea por pregunta del tribunal, el número del punto clave que la responde. Los archivos sin esas columnas
+            también se importan.
           </p>
         </div>
       </div>

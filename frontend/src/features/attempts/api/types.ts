@@ -5,7 +5,29 @@ export type Mode = 'entrenamiento' | 'simulacro'
 export type AttemptStatus = 'in_progress' | 'finished' | 'abandoned'
 export type PhaseKind = 'preparation' | 'presentation' | 'think' | 'answer' | 'closing' | 'self_assessment'
 
-export type LegalBase = { norm: string; article: string }
+/**
+ * A legal base. note is a one-line description of what the article
+ * regulates (demo content until faculty review it); label ("art. 76.7.l")
+ * and url (the norm's official text) come with the server's answers.
+ */
+export type LegalBase = { norm: string; article: string; note?: string; label?: string; url?: string }
+
+export type Difficulty = 'basico' | 'intermedio' | 'avanzado'
+
+/** The difficulties in display order, with their Spanish names. */
+export const difficulties: { value: Difficulty; label: string }[] = [
+  { value: 'basico', label: 'Básico' },
+  { value: 'intermedio', label: 'Intermedio' },
+  { value: 'avanzado', label: 'Avanzado' },
+]
+
+export const difficultyName = (d: string | undefined) => difficulties.find((x) => x.value === d)?.label ?? ''
+
+/** Percentages of a mock exam's draw per difficulty (they sum to 100). */
+export type DifficultyMix = Record<Difficulty, number>
+
+/** Who marked a case reviewed, and when. */
+export type CaseReview = { by: string; byName: string; at: string }
 
 export type Case = {
   id?: string
@@ -13,13 +35,17 @@ export type Case = {
   degreeId: string
   area: string
   title: string
+  difficulty: Difficulty | ''
   facts: string
   questions: string[]
   followUps: string[]
   keyPoints: string[]
+  /** followUpKeyPoints[i] is the number (1-based) of the key point answering followUps[i], 0 for none; empty when none is linked. */
+  followUpKeyPoints: number[]
   legalBases: LegalBase[]
   status: 'active' | 'retired'
   demo: boolean
+  review?: CaseReview
   updatedAt?: string
 }
 
@@ -32,6 +58,7 @@ export type Blueprint = {
   answerSec: number
   closingSec: number
   defaultMode: Mode
+  difficultyMix: DifficultyMix
 }
 
 export type Criterion = {

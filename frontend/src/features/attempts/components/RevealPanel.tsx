@@ -1,10 +1,31 @@
-import type { Case } from '../api/types'
+import type { Case, LegalBase } from '../api/types'
+
+/** The tribunal questions (1-based) a key point answers, by key point index. */
+function answeredBy(c: Case): Map<number, number[]> {
+  const out = new Map<number, number[]>()
+  ;(c.followUpKeyPoints ?? []).forEach((k, i) => {
+    if (k > 0) out.set(k - 1, [...(out.get(k - 1) ?? []), i + 1])
+  })
+  return out
+}
+
+const questionsText = (qs: number[]) =>
+  qs.length === 1
+    ? `Responde a la pregunta ${qs[0]} del tribunal`
+    : `Responde a las preguntas ${qs.slice(0, -1).join(', ')} y ${qs[qs.length - 1]} del tribunal`
+
+/** How a legal base is cited: «COIP, art. 146». */
+export const baseCitation = (b: LegalBase) => `${b.norm}, ${b.label || `art. ${b.article}`}`
 
 // RevealPanel puts the case's expected key points and legal bases beside
 // the student's own notes, to compare after self-assessing (docs/product.md,
-// "Phases", phase 6).
+// "Phases", phase 6). Each legal base links to the official text of its
+// norm, in a new tab, with a one-line description of what the article
+// regulates.
 export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: string; headingLevel?: 2 | 3 }) {
   const H = `h${headingLevel}` as 'h2' | 'h3'
+  const answers = answeredBy(c)
+  const described = c.legalBases.some((b) => b.note)
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <section className="space-y-4 rounded-xl bg-white p-5 ring-1 ring-slate-200">
@@ -13,7 +34,10 @@ export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: st
           {c.keyPoints.length > 0 ? (
             <ul className="mt-2 list-disc space-y-1 pl-6 text-slate-800">
               {c.keyPoints.map((k, i) => (
-                <li key={i}>{k}</li>
+                <li key={i}>
+                  {k}
+                  {answers.has(i) && <span className="block text-sm font-medium text-brand-700">{questionsText(answers.get(i)!)}</span>}
+                </li>
               ))}
             </ul>
           ) : (
@@ -23,15 +47,29 @@ export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: st
         <div>
           <H className="text-lg font-bold text-brand-800">Bases legales</H>
           {c.legalBases.length > 0 ? (
-            <ul className="mt-2 list-disc space-y-1 pl-6 text-slate-800">
+            <ul className="mt-2 list-disc space-y-2 pl-6 text-slate-800">
               {c.legalBases.map((b, i) => (
                 <li key={i}>
-                  {b.norm}, art. {b.article}
+                  {b.url ? (
+                    <a href={b.url} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 underline hover:text-brand-800">
+                      {baseCitation(b)}
+                      <span className="sr-only"> (texto oficial de la norma, se abre en una pestaña nueva)</span>
+                    </a>
+                  ) : (
+                    <span className="font-medium">{baseCitation(b)}</span>
+                  )}
+                  {b.note && <span className="block text-sm text-slate-700">{b.note}</span>}
                 </li>
               ))}
             </ul>
           ) : (
             <p className="mt-2 text-slate-700">El caso no tiene bases legales registradas.</p>
+          )}
+          {described && c.demo && (
+            <p className="mt-3 text-sm text-slate-600">
+              Las descripciones de los artículos son material de demostración, pendiente de revisión docente: contraste siempre con el texto
+              oficial vigente.
+            </p>
           )}
         </div>
       </section>

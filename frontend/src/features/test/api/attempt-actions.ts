@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type Attempt, type Levels, type Mode } from '@/features/attempts/api/types'
+import { attemptKeys, type Attempt, type Difficulty, type Levels, type Mode } from '@/features/attempts/api/types'
 import { serverClock } from '../lib/clock'
 
 // The attempt runner's requests. Every answer carries serverTime, which keeps
@@ -17,8 +17,14 @@ async function timed(request: () => Promise<Attempt>): Promise<Attempt> {
 
 export const fetchAttempt = (id: string) => timed(() => api.get<Attempt>(base(id)))
 
-export const startAttempt = (mode: Mode, area: string) =>
-  timed(() => api.post<Attempt>('/api/attempts', mode === 'entrenamiento' && area ? { mode, area } : { mode }))
+/** startAttempt draws a case; area and difficulty narrow a training draw only. */
+export const startAttempt = (mode: Mode, area: string, difficulty: Difficulty | '' = '') =>
+  timed(() =>
+    api.post<Attempt>(
+      '/api/attempts',
+      mode === 'entrenamiento' ? { mode, ...(area ? { area } : {}), ...(difficulty ? { difficulty } : {}) } : { mode },
+    ),
+  )
 
 export const advancePhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/advance`, { from }))
 export const skipPhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/skip`, { from }))

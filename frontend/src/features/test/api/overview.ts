@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { AttemptSummary, Blueprint, Rubric } from '@/features/attempts/api/types'
+import type { AttemptSummary, Blueprint, Difficulty, Rubric } from '@/features/attempts/api/types'
 
 export type ExamOverview = {
   degree: { id: string; nombre: string }
   blueprint: Blueprint
   rubric: Rubric
   areas: string[]
+  /** The difficulties of the degree's active cases, in display order. */
+  difficulties: { value: Difficulty; label: string }[]
   inProgress: AttemptSummary | null
 }
 

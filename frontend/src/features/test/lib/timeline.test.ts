@@ -39,6 +39,7 @@ describe('blueprint timings', () => {
     answerSec: 120,
     closingSec: 60,
     defaultMode: 'entrenamiento',
+    difficultyMix: { basico: 25, intermedio: 50, avanzado: 25 },
   }
   it('lists the phases and their total', () => {
     const rows = blueprintRows(bp)

@@ -7,7 +7,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useQueryClient } from '@tanstack/react-query'
-import { attemptKeys, modeName, type Mode } from '@/features/attempts/api/types'
+import { attemptKeys, difficultyName, modeName, type Difficulty, type Mode } from '@/features/attempts/api/types'
 import { isNoActiveGroup } from '@/lib/api-client'
 import { showApiError } from '@/lib/errors'
 import { paths } from '@/lib/paths'
@@ -20,7 +20,7 @@ import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
 import { testPaths } from '../paths'
 
 const method = [
-  ['Sorteo', 'Se sortea un caso de la carrera (en entrenamiento puede elegir el área del derecho).'],
+  ['Sorteo', 'Se sortea un caso de la carrera (en entrenamiento puede elegir el área del derecho y la dificultad).'],
   ['Preparación', 'Lee los hechos y las preguntas del caso y prepara su exposición con una guía de notas.'],
   ['Exposición', 'Expone el caso ante el tribunal; se graba y el tiempo es limitado.'],
   ['Preguntas del tribunal', 'Escucha cada pregunta, piensa unos segundos y responde; cada respuesta se graba.'],
@@ -32,7 +32,7 @@ const modes: { mode: Mode; title: string; text: string }[] = [
   {
     mode: 'entrenamiento',
     title: 'Entrenamiento',
-    text: 'Con la guía de estructura a la vista; puede pausar, saltar fases y elegir el área del derecho.',
+    text: 'Con la guía de estructura a la vista; puede pausar, saltar fases y elegir el área del derecho y la dificultad.',
   },
   { mode: 'simulacro', title: 'Simulacro', text: 'Una sola toma, sin pausas, la secuencia real.' },
 ]
@@ -48,9 +48,10 @@ export function StartPage() {
   const qc = useQueryClient()
   const [mode, setMode] = useState<Mode | null>(null)
   const [area, setArea] = useState('')
+  const [difficulty, setDifficulty] = useState<Difficulty | ''>('')
   const [step, setStep] = useState<'choose' | 'check'>('choose')
   const [starting, setStarting] = useState(false)
-  const ids = { mode: useId(), area: useId(), method: useId(), timings: useId() }
+  const ids = { mode: useId(), area: useId(), difficulty: useId(), method: useId(), timings: useId() }
 
   const noGroup = isNoActiveGroup(overview.error)
   // A failed refetch keeps the old data; it must not be offered any more.
@@ -64,7 +65,7 @@ export function StartPage() {
   const start = async () => {
     setStarting(true)
     try {
-      const a = await startAttempt(chosen, area)
+      const a = await startAttempt(chosen, area, difficulty)
       qc.setQueryData(attemptKeys.one(a.id), a)
       void qc.invalidateQueries({ queryKey: ['exam', 'overview'] })
       navigate(testPaths.attempt(a.id))
@@ -160,24 +161,52 @@ export function StartPage() {
                   </fieldset>
 
                   {chosen === 'entrenamiento' && (
-                    <div>
-                      <label htmlFor={ids.area} className="mb-1 block font-semibold text-slate-900">
-                        Área del derecho
-                      </label>
-                      <select
-                        id={ids.area}
-                        value={area}
-                        onChange={(e) => setArea(e.target.value)}
-                        className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
-                      >
-                        <option value="">Todas las áreas</option>
-                        {o.areas.map((a) => (
-                          <option key={a} value={a}>
-                            {a}
-                          </option>
-                        ))}
-                      </select>
+                    <div className="grid gap-4 sm:grid-cols-2">
+                      <div>
+                        <label htmlFor={ids.area} className="mb-1 block font-semibold text-slate-900">
+                          Área del derecho
+                        </label>
+                        <select
+                          id={ids.area}
+                          value={area}
+                          onChange={(e) => setArea(e.target.value)}
+                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                        >
+                          <option value="">Todas las áreas</option>
+                          {o.areas.map((a) => (
+                            <option key={a} value={a}>
+                              {a}
+                            </option>
+                          ))}
+                        </select>
+                      </div>
+                      <div>
+                        <label htmlFor={ids.difficulty} className="mb-1 block font-semibold text-slate-900">
+                          Dificultad
+                        </label>
+                        <select
+                          id={ids.difficulty}
+                          value={difficulty}
+                          onChange={(e) => setDifficulty(e.target.value as Difficulty | '')}
+                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                        >
+                          <option value="">Todas las dificultades</option>
+                          {(o.difficulties ?? []).map((d) => (
+                            <option key={d.value} value={d.value}>
+                              {d.label}
+                            </option>
+                          ))}
+                        </select>
+                      </div>
                     </div>
+                  )}
+                  {chosen === 'simulacro' && (
+                    <p className="text-sm text-slate-700">
+                      En el simulacro el caso se sortea entre todas las áreas según la combinación de dificultades de la carrera:{' '}
+                      {o.blueprint.difficultyMix
+                        ? `${o.blueprint.difficultyMix.basico} % básico, ${o.blueprint.difficultyMix.intermedio} % intermedio y ${o.blueprint.difficultyMix.avanzado} % avanzado.`
+                        : 'la que definió su tutor.'}
+                    </p>
                   )}
 
                   <div>
@@ -212,7 +241,12 @@ export function StartPage() {
           <Card>
             <p className="mb-4 text-sm text-slate-700">
               Modo elegido: <strong>{modeName(chosen)}</strong>
-              {chosen === 'entrenamiento' && <> · Área: {area || 'todas'}</>}
+              {chosen === 'entrenamiento' && (
+                <>
+                  {` · Área: ${area || 'todas'}`}
+                  {` · Dificultad: ${difficulty ? difficultyName(difficulty) : 'todas'}`}
+                </>
+              )}
             </p>
             <DeviceCheck onReady={() => void start()} starting={starting} onBack={() => setStep('choose')} />
           </Card>
