@@ -169,6 +169,7 @@ func TestCaseCSVExportIsNeutralisedAndStillImportsBack(t *testing.T) {
 		"followUps":  []string{"-1+1", "=1+1"},
 		"keyPoints":  []string{"'=ya citado con apóstrofo"},
 		"legalBases": []map[string]string{{"norm": "Constitución", "article": "76"}},
+		"difficulty": "basico",
 		"status":     "retired"}
 	if res := e.do(tutor, http.MethodPost, "/api/admin/cases", hostile); res.Code != http.StatusCreated {
 		t.Fatalf("create = %d %s", res.Code, res.Body)
