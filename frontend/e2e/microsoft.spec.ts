@@ -2,7 +2,7 @@
 // local HTTPS issuer shaped like Entra ID (bin/oidc-test-issuer, built by
 // `make e2e`). The server under test trusts the issuer's generated CA
 // through MS_CA_FILE; Chromium runs with --ignore-certificate-errors.
-import type { Locator, Page } from '@playwright/test'
+import type { Locator, Page, Request } from '@playwright/test'
 import { test, expect, dialog } from './support/microsoft-fixtures'
 import type { SignIn } from './support/oidc'
 import { uniqueEmail } from './support/server'
@@ -21,12 +21,18 @@ async function session(page: Page): Promise<SessionBody> {
 
 /** Presses button, waits for the popup, and returns it once it has closed itself. */
 async function signInThroughPopup(page: Page, button: Locator) {
+  // Listen on the context before the click: on a busy machine the popup can
+  // reach its redirect page before a listener added to it would be.
+  const urls: string[] = []
+  const record = (r: Request) => {
+    if (r.frame().page() !== page) urls.push(r.url())
+  }
+  page.context().on('request', record)
   const popupEvent = page.waitForEvent('popup')
   await button.click()
   const popup = await popupEvent
-  const urls: string[] = []
-  popup.on('request', (r) => urls.push(r.url()))
   await popup.waitForEvent('close')
+  page.context().off('request', record)
   return { urls }
 }
 
