@@ -492,6 +492,12 @@ func (s *Store) storageUsed(ctx context.Context, t *txn, student string) (int64,
 }
 
 func (s *Store) StorageUsed(ctx context.Context, studentID string) (int64, error) {
+	if s.tx == nil { // one read, the usual case (it is asked before each chunk)
+		d, err := direct{s.c}.get(ctx, s.ref(colStorage, studentID))
+		if err != nil || d.exists {
+			return d.data.int("bytes"), err
+		}
+	}
 	var used int64
 	// A transaction, because a student without a storageUsage document has
 	// their recordings added up, which must be read consistently.
