@@ -83,6 +83,7 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 		media:   mediaStore,
 	}
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
+	a.catalog.SetMaxCasesPerDegree(cfg.MaxCasesPerDegree)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
 	a.exams.SetLimits(exams.Limits{
 		RecordingBytes:    int64(cfg.MaxRecordingMB) << 20,

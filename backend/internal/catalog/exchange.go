@@ -217,6 +217,7 @@ rows:
 	now := s.now().UTC()
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
+		grown := map[string]bool{} // degrees that got new cases
 		for _, c := range cases {
 			cur, err := tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
 			switch {
@@ -226,6 +227,7 @@ rows:
 					return err
 				}
 				res.Created++
+				grown[c.DegreeID] = true
 			case err != nil:
 				return err
 			default:
@@ -234,6 +236,11 @@ rows:
 					return err
 				}
 				res.Updated++
+			}
+		}
+		for degree := range grown {
+			if err := s.checkBankRoom(ctx, tx, degree, 0); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -23,7 +23,7 @@ func TestDefaults(t *testing.T) {
 		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" || c.CaseImportMaxRows != 2000 || c.CookieSecure != "always" {
 		t.Fatalf("defaults = %+v", c)
 	}
-	if c.MaxRecordingMB != 64 || c.StudentStorageQuotaMB != 500 || c.MaxTakesPerPhase != 5 || c.MaxMockTakesPerPhase != 2 || c.MaxAttemptsPerDay != 20 {
+	if c.MaxRecordingMB != 64 || c.StudentStorageQuotaMB != 500 || c.MaxTakesPerPhase != 5 || c.MaxMockTakesPerPhase != 2 || c.MaxAttemptsPerDay != 20 || c.MaxCasesPerDegree != 10000 {
 		t.Fatalf("default limits = %+v", c)
 	}
 }
@@ -109,6 +109,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "0"}, "CASE_IMPORT_MAX_ROWS"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
+		{[]string{"MAX_CASES_PER_DEGREE", "0"}, "MAX_CASES_PER_DEGREE"},
 		{[]string{"MAX_RECORDING_MB", "0"}, "MAX_RECORDING_MB"},
 		{[]string{"STUDENT_STORAGE_QUOTA_MB", "500MB"}, "STUDENT_STORAGE_QUOTA_MB"},
 		{[]string{"MAX_TAKES_PER_PHASE", "0"}, "MAX_TAKES_PER_PHASE"},
