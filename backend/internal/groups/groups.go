@@ -89,6 +89,9 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return LoadResult{}, err
 	}
+	if err := s.checkGroupsPerDay(ctx, tutor); err != nil {
+		return LoadResult{}, err
+	}
 	check, degree, err := s.degreeCheck(ctx, "")
 	if err != nil {
 		return LoadResult{}, err
@@ -126,6 +129,23 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	}
 	created, err := s.store.GetGroup(ctx, g.ID)
 	return LoadResult{Group: created}, err
+}
+
+// MaxGroupsPerDay is how many groups a tutor may load in 24 hours: loading
+// and finalizing in a loop would otherwise write a roster's rows each time.
+const MaxGroupsPerDay = 20
+
+func (s *Service) checkGroupsPerDay(ctx context.Context, tutor domain.User) error {
+	all, err := s.store.ListGroupsByTutor(ctx, tutor.Mail) // newest first
+	if err != nil || len(all) < MaxGroupsPerDay {
+		return err
+	}
+	if oldest := all[MaxGroupsPerDay-1].CreatedAt; oldest.After(s.now().Add(-24 * time.Hour)) {
+		return &domain.UserError{Kind: domain.ErrTooManyRequests, Code: "too_many_groups",
+			Message: fmt.Sprintf("Ya cargó %d grupos en las últimas 24 horas, el máximo permitido. Intente más tarde.", MaxGroupsPerDay),
+			Details: map[string]int{"retryAfterSeconds": int(oldest.Add(24*time.Hour).Sub(s.now()) / time.Second)}}
+	}
+	return nil
 }
 
 // degreeCheck returns a roster check that looks each row's degree up by name

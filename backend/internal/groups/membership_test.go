@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/roster"
@@ -149,5 +150,31 @@ func TestGroupSizeIsCapped(t *testing.T) {
 	}
 	if res, err := s.AddStudents(ctx, tutor, AddInput{Emails: emails[1:]}); err != nil || res.Added != MaxGroupStudents-1 {
 		t.Fatalf("filling the group exactly = %+v, %v", res.Added, err)
+	}
+}
+
+func TestGroupsPerDayAreCapped(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	s := NewService(st)
+	now := time.Now()
+	s.now = func() time.Time { return now }
+	for i := range MaxGroupsPerDay {
+		if _, err := s.LoadGroup(ctx, tutor, strings.NewReader(header+fmt.Sprintf("e%d@utpl.edu.ec;E;Derecho;;;\n", i)), "g.csv"); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(time.Minute)
+		if _, err := s.Finalize(ctx, tutor); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.LoadGroup(ctx, tutor, strings.NewReader(header+"otro@utpl.edu.ec;E;Derecho;;;\n"), "g.csv")
+	var ue *domain.UserError
+	if !errors.As(err, &ue) || ue.Code != "too_many_groups" || !errors.Is(err, domain.ErrTooManyRequests) {
+		t.Fatalf("the 21st group in a day: %v", err)
+	}
+	now = now.Add(24 * time.Hour)
+	if _, err := s.LoadGroup(ctx, tutor, strings.NewReader(header+"otro@utpl.edu.ec;E;Derecho;;;\n"), "g.csv"); err != nil {
+		t.Fatalf("a day later: %v", err)
 	}
 }
