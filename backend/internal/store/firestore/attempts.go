@@ -370,18 +370,21 @@ func chunkFrom(d doc) (domain.ChunkInfo, error) {
 // from adding a recording meanwhile, so each registration also reads and
 // writes attempts/{id}/takes/{phase}: of two at once, one commits and the
 // other runs again and counts the winner's take.
+//
+// The attempt is checked before the transaction (attempts are not deleted),
+// so that phase changes, which write it, do not conflict with takes.
 func (s *Store) CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int) (domain.Recording, error) {
+	if _, err := s.studentOf(ctx, r.AttemptID); err != nil {
+		return domain.Recording{}, err
+	}
 	var stored domain.Recording
 	err := s.write(ctx, func(t *txn) error {
 		attempt := s.ref(colAttempts, r.AttemptID)
-		docs, err := t.getAll(ctx, []*firestoreRef{attempt, s.recordingRef(r.AttemptID, r.ID), attempt.Collection(colTakes).Doc(strconv.Itoa(r.Phase))})
+		docs, err := t.getAll(ctx, []*firestoreRef{s.recordingRef(r.AttemptID, r.ID), attempt.Collection(colTakes).Doc(strconv.Itoa(r.Phase))})
 		if err != nil {
 			return err
 		}
-		att, rec, counter := docs[0], docs[1], docs[2]
-		if !att.exists {
-			return fmt.Errorf("attempt %s: %w", r.AttemptID, domain.ErrNotFound)
-		}
+		rec, counter := docs[0], docs[1]
 		if rec.exists { // a retry: the take is registered already
 			stored, err = recordingFrom(rec)
 			return err
