@@ -83,7 +83,15 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 		media:   mediaStore,
 	}
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
+	a.catalog.SetMaxCasesPerDegree(cfg.MaxCasesPerDegree)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
+	a.exams.SetLimits(exams.Limits{
+		RecordingBytes:    int64(cfg.MaxRecordingMB) << 20,
+		StudentBytes:      int64(cfg.StudentStorageQuotaMB) << 20,
+		TakesPerPhase:     cfg.MaxTakesPerPhase,
+		MockTakesPerPhase: cfg.MaxMockTakesPerPhase,
+		AttemptsPerDay:    cfg.MaxAttemptsPerDay,
+	})
 	a.feedback = feedback.NewService(st)
 	if t := cfg.Transcribe; t.Enabled() {
 		client := transcribe.NewClient(transcribe.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Language: t.Language, Timeout: t.Timeout})

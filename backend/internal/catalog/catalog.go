@@ -23,6 +23,7 @@ type Service struct {
 	store         store.Store
 	bounds        domain.BlueprintBounds
 	importMaxRows int
+	maxCases      int // per degree; 0 is DefaultMaxCasesPerDegree
 	now           func() time.Time
 	intN          func(int) int // random integer in [0, n): the draw's dice
 }
@@ -188,6 +189,9 @@ func (s *Service) CreateCase(ctx context.Context, c domain.Case) (domain.Case, e
 	c.Review = nil
 	c.CreatedAt, c.UpdatedAt = s.now().UTC(), s.now().UTC()
 	if err := s.validateCase(ctx, &c); err != nil {
+		return c, err
+	}
+	if err := s.checkBankRoom(ctx, s.store, c.DegreeID, 1); err != nil {
 		return c, err
 	}
 	if err := s.store.CreateCase(ctx, c); err != nil {

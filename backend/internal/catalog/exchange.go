@@ -279,6 +279,7 @@ rows:
 	now := s.now().UTC()
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
+		grown := map[string]bool{} // degrees that got new cases
 		for i, c := range cases {
 			var cur domain.Case
 			var err error
@@ -294,6 +295,7 @@ rows:
 					return err
 				}
 				res.Created++
+				grown[c.DegreeID] = true
 			case err != nil:
 				return err
 			default:
@@ -303,6 +305,11 @@ rows:
 					return err
 				}
 				res.Updated++
+			}
+		}
+		for degree := range grown {
+			if err := s.checkBankRoom(ctx, tx, degree, 0); err != nil {
+				return err
 			}
 		}
 		return nil

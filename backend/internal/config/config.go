@@ -38,6 +38,14 @@ type Config struct {
 	RecordingRetention time.Duration
 	// CaseImportMaxRows caps the cases of one import file.
 	CaseImportMaxRows int
+	// MaxCasesPerDegree caps a degree's case bank.
+	MaxCasesPerDegree int
+	// Limits of what one user can store through rehearsals.
+	MaxRecordingMB        int // one recording (take), in MiB
+	StudentStorageQuotaMB int // all of a user's recordings not deleted, in MiB
+	MaxTakesPerPhase      int // takes of one phase of an Entrenamiento attempt
+	MaxMockTakesPerPhase  int // takes of one phase of a Simulacro attempt
+	MaxAttemptsPerDay     int // attempts a user starts in 24 hours
 
 	Microsoft  Microsoft
 	Site       Site
@@ -162,6 +170,12 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		c.RecordingRetention = time.Duration(days) * 24 * time.Hour
 	}
 	c.CaseImportMaxRows = integer(get, bad, "CASE_IMPORT_MAX_ROWS", 2000, 1, 100000)
+	c.MaxCasesPerDegree = integer(get, bad, "MAX_CASES_PER_DEGREE", 10000, 1, 100000)
+	c.MaxRecordingMB = integer(get, bad, "MAX_RECORDING_MB", 64, 1, 1024)
+	c.StudentStorageQuotaMB = integer(get, bad, "STUDENT_STORAGE_QUOTA_MB", 500, 1, 100000)
+	c.MaxTakesPerPhase = integer(get, bad, "MAX_TAKES_PER_PHASE", 5, 1, 50)
+	c.MaxMockTakesPerPhase = integer(get, bad, "MAX_MOCK_TAKES_PER_PHASE", 2, 1, 50)
+	c.MaxAttemptsPerDay = integer(get, bad, "MAX_ATTEMPTS_PER_DAY", 20, 1, 1000)
 	c.SessionIdle = duration(get, bad, "SESSION_IDLE_TIMEOUT", "12h")
 	c.SessionMax = duration(get, bad, "SESSION_MAX_AGE", "168h")
 	if c.SessionIdle > c.SessionMax && c.SessionMax > 0 {

@@ -23,6 +23,20 @@ func TestDefaults(t *testing.T) {
 		c.Microsoft.Enabled() || c.Site.InstitutionName != "Universidad Técnica Particular de Loja" || c.Site.IntroVideoURL != "" || c.CaseImportMaxRows != 2000 || c.CookieSecure != "always" {
 		t.Fatalf("defaults = %+v", c)
 	}
+	if c.MaxRecordingMB != 64 || c.StudentStorageQuotaMB != 500 || c.MaxTakesPerPhase != 5 || c.MaxMockTakesPerPhase != 2 || c.MaxAttemptsPerDay != 20 || c.MaxCasesPerDegree != 10000 {
+		t.Fatalf("default limits = %+v", c)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	c, err := Load(env("MAX_RECORDING_MB", "32", "STUDENT_STORAGE_QUOTA_MB", "2000", "MAX_TAKES_PER_PHASE", "8",
+		"MAX_MOCK_TAKES_PER_PHASE", "1", "MAX_ATTEMPTS_PER_DAY", "50"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MaxRecordingMB != 32 || c.StudentStorageQuotaMB != 2000 || c.MaxTakesPerPhase != 8 || c.MaxMockTakesPerPhase != 1 || c.MaxAttemptsPerDay != 50 {
+		t.Fatalf("limits = %+v", c)
+	}
 }
 
 func TestAddrAndPort(t *testing.T) {
@@ -95,6 +109,12 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "0"}, "CASE_IMPORT_MAX_ROWS"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
+		{[]string{"MAX_CASES_PER_DEGREE", "0"}, "MAX_CASES_PER_DEGREE"},
+		{[]string{"MAX_RECORDING_MB", "0"}, "MAX_RECORDING_MB"},
+		{[]string{"STUDENT_STORAGE_QUOTA_MB", "500MB"}, "STUDENT_STORAGE_QUOTA_MB"},
+		{[]string{"MAX_TAKES_PER_PHASE", "0"}, "MAX_TAKES_PER_PHASE"},
+		{[]string{"MAX_MOCK_TAKES_PER_PHASE", "51"}, "MAX_MOCK_TAKES_PER_PHASE"},
+		{[]string{"MAX_ATTEMPTS_PER_DAY", "-1"}, "MAX_ATTEMPTS_PER_DAY"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {

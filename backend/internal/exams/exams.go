@@ -27,6 +27,7 @@ type Service struct {
 	media   media.Store
 	log     *slog.Logger
 	now     func() time.Time
+	limits  Limits
 
 	onComplete func(context.Context, domain.Recording) error
 	// composeQueue feeds the background composer (StartComposer); nil
@@ -36,7 +37,7 @@ type Service struct {
 
 // NewService wires the exams service.
 func NewService(s store.Store, c *catalog.Service, g *groups.Service, m media.Store) *Service {
-	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now}
+	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now, limits: DefaultLimits()}
 }
 
 // SetClock replaces the clock (tests drive phase deadlines with it).
@@ -156,6 +157,9 @@ func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (d
 	}
 	pc, err := s.PracticeContext(ctx, u, requestedDegree)
 	if err != nil {
+		return domain.Attempt{}, false, err
+	}
+	if err := s.checkAttemptsPerDay(ctx, u, s.now()); err != nil {
 		return domain.Attempt{}, false, err
 	}
 	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)

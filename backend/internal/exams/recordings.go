@@ -11,14 +11,14 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/media"
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// Limits of the chunked upload.
+// Limits of the chunked upload; the configurable ones are in Limits.
 const (
-	MaxChunkBytes     = 2 << 20  // one chunk (2 s of Opus is about 8 kB)
-	MaxRecordingBytes = 64 << 20 // one recording (15 min of Opus is about 4 MB)
-	MaxChunks         = 4000
-	maxLevels         = 15 * 60 * 5 // 15 minutes at one level every 200 ms
+	MaxChunkBytes = 2 << 20 // one chunk (2 s of Opus is about 8 kB)
+	MaxChunks     = 4000
+	maxLevels     = 15 * 60 * 5 // 15 minutes at one level every 200 ms
 )
 
 var recordingIDPattern = regexp.MustCompile(`^[A-Za-z0-9-]{8,64}$`)
@@ -31,9 +31,10 @@ func mediaKey(attemptID, recordingID string) string { return attemptID + "/" + r
 
 // PutRecording registers a take of a recorded phase. The id is made by the
 // browser, so a retried call finds the same recording. A new take is
-// refused for a phase that has not started or once the tutor graded the
-// attempt; one registered after its phase ended is kept (uploads lag behind
-// recording) and reported late.
+// refused for a phase that has not started, once the tutor graded the
+// attempt, and when the phase has as many takes as the mode allows; one
+// registered after its phase ended is kept (uploads lag behind recording)
+// and reported late.
 func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, rid string, phase int, mimeType string) (domain.Recording, error) {
 	if !recordingIDPattern.MatchString(rid) {
 		return domain.Recording{}, domain.Invalid("invalid_recording_id", "El identificador de la grabación no es válido.")
@@ -62,7 +63,10 @@ func (s *Service) PutRecording(ctx context.Context, u domain.User, attemptID, ri
 	if err := a.AcceptsTake(phase); err != nil {
 		return domain.Recording{}, err
 	}
-	r, err := s.store.CreateRecording(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: now.UTC()})
+	r, err := s.store.CreateTake(ctx, domain.Recording{ID: rid, AttemptID: a.ID, Phase: phase, MimeType: mimeType, CreatedAt: now.UTC()}, s.takeLimit(a))
+	if errors.Is(err, store.ErrTakeLimit) {
+		return domain.Recording{}, tooManyTakes(a, s.takeLimit(a))
+	}
 	r.Late = a.TakeLate(r)
 	return r, err
 }
@@ -85,24 +89,37 @@ func (s *Service) ownRecording(ctx context.Context, u domain.User, attemptID, ri
 
 // PutChunk stores chunk seq of a recording, streaming body to the media
 // store. The same chunk sent again (a retry after a lost response) is
-// acknowledged; different content under the same number is refused.
-// Chunks are accepted after the phase ended: uploads lag behind recording.
+// acknowledged; different content under the same number is refused, also
+// once the recording is complete. Chunks are accepted after the phase
+// ended: uploads lag behind recording.
+//
+// The recording's and the student's byte limits are checked twice: before
+// the media write, from what was read (so that a student over a limit
+// writes nothing), and in the store's transaction that records the chunk
+// (so that uploads racing each other cannot pass them together). A chunk
+// refused by the second check has been written to the media store under
+// its number; it stays there unacknowledged, as after a crash, and goes
+// with the recording. Only uploads in flight at the moment a limit is
+// reached can leave one, 2 MB at most each.
 func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid string, seq int, body io.Reader, sha string) (domain.ChunkInfo, error) {
 	if seq < 0 || seq >= MaxChunks {
 		return domain.ChunkInfo{}, domain.Invalid("invalid_seq", "Número de fragmento no válido.")
 	}
-	r, _, err := s.ownRecording(ctx, u, attemptID, rid)
+	r, a, err := s.ownRecording(ctx, u, attemptID, rid)
 	if err != nil {
 		return domain.ChunkInfo{}, err
 	}
-	if r.Deleted || r.Complete {
-		if existing, err := s.store.GetChunk(ctx, attemptID, rid, seq); err == nil && !r.Deleted {
-			return existing, nil // a late retry of an acknowledged chunk
-		}
-		return domain.ChunkInfo{}, domain.Conflict("recording_closed", "La grabación ya está completa o fue eliminada.")
+	if r.Deleted {
+		return domain.ChunkInfo{}, recordingClosed()
 	}
-	if r.Bytes > MaxRecordingBytes {
-		return domain.ChunkInfo{}, domain.Invalid("recording_too_large", "La grabación supera el tamaño máximo.")
+	if r.Complete {
+		// Only a stored number may be sent again; the body is read only
+		// then, to tell a retry from other bytes.
+		if _, err := s.store.GetChunk(ctx, attemptID, rid, seq); errors.Is(err, domain.ErrNotFound) {
+			return domain.ChunkInfo{}, recordingClosed()
+		} else if err != nil {
+			return domain.ChunkInfo{}, err
+		}
 	}
 	staged, err := s.media.Stage(body, MaxChunkBytes)
 	if errors.Is(err, media.ErrTooLarge) {
@@ -117,9 +134,15 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 	}
 	info := domain.ChunkInfo{Seq: seq, Bytes: staged.Bytes, SHA256: staged.SHA256}
 	if existing, err := s.store.GetChunk(ctx, attemptID, rid, seq); err == nil {
+		// A retry (acknowledged again, even once the recording is
+		// complete), or other bytes under a stored number (refused).
 		staged.Discard()
 		return existing, sameChunk(existing, info)
 	} else if !errors.Is(err, domain.ErrNotFound) {
+		staged.Discard()
+		return info, err
+	}
+	if err := s.checkRoom(ctx, r, a, info); err != nil {
 		staged.Discard()
 		return info, err
 	}
@@ -130,17 +153,49 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 	} else if err != nil {
 		return info, err
 	}
-	if err := s.store.AddChunk(ctx, attemptID, rid, info); err != nil {
-		if errors.Is(err, domain.ErrConflict) { // a concurrent retry stored it first
-			existing, gerr := s.store.GetChunk(ctx, attemptID, rid, seq)
-			if gerr != nil {
-				return info, gerr
-			}
-			return existing, sameChunk(existing, info)
+	l := s.limits
+	err = s.store.AddChunkWithin(ctx, attemptID, rid, info, store.ChunkLimits{RecordingBytes: l.RecordingBytes, StudentBytes: l.StudentBytes})
+	switch {
+	case err == nil:
+		return info, nil
+	case errors.Is(err, domain.ErrConflict): // a concurrent retry stored it first
+		existing, gerr := s.store.GetChunk(ctx, attemptID, rid, seq)
+		if gerr != nil {
+			return info, gerr
 		}
-		return info, err
+		return existing, sameChunk(existing, info)
+	case errors.Is(err, store.ErrRecordingClosed):
+		return info, recordingClosed()
+	case errors.Is(err, store.ErrRecordingFull):
+		return info, recordingTooLarge(l.RecordingBytes)
+	case errors.Is(err, store.ErrStorageQuota):
+		return info, storageQuotaExceeded(l.StudentBytes)
 	}
-	return info, nil
+	return info, err
+}
+
+// checkRoom refuses, before anything is written, a chunk for a closed
+// recording or one that would pass the recording's or the student's
+// limit as last read.
+func (s *Service) checkRoom(ctx context.Context, r domain.Recording, a domain.Attempt, c domain.ChunkInfo) error {
+	if r.Complete {
+		return recordingClosed()
+	}
+	if r.Bytes+c.Bytes > s.limits.RecordingBytes {
+		return recordingTooLarge(s.limits.RecordingBytes)
+	}
+	used, err := s.store.StorageUsed(ctx, a.StudentID)
+	if err != nil {
+		return err
+	}
+	if used+c.Bytes > s.limits.StudentBytes {
+		return storageQuotaExceeded(s.limits.StudentBytes)
+	}
+	return nil
+}
+
+func recordingClosed() error {
+	return domain.Conflict("recording_closed", "La grabación ya está completa o fue eliminada.")
 }
 
 func sameChunk(stored, got domain.ChunkInfo) error {
@@ -400,6 +455,9 @@ func (s *Service) DeleteRecording(ctx context.Context, u domain.User, attemptID,
 
 func (s *Service) deleteMedia(ctx context.Context, r domain.Recording) error {
 	if r.Deleted {
+		if r.Chunks > 0 { // an earlier deletion stopped after marking it
+			return s.store.DeleteChunks(ctx, r.AttemptID, r.ID)
+		}
 		return nil
 	}
 	key := mediaKey(r.AttemptID, r.ID)

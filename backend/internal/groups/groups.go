@@ -22,15 +22,23 @@ import (
 
 // Error codes and the dialog texts that must not change (docs/product.md).
 const (
-	CodeNoActiveGroup    = "no_active_group"
-	CodeAlreadyInGroup   = "students_already_in_group"
-	CodeInvalidRoster    = "invalid_roster"
-	CodeInvalidEmails    = "invalid_emails"
-	MsgNoActiveGroup     = "No hay grupo activo"
-	MsgAlreadyInGroup    = "Los estudiantes ya están en el grupo"
-	msgInvalidRoster     = "El archivo tiene errores. Corríjalos y vuelva a cargarlo; no se guardó nada."
-	msgInvalidEmails     = "Hay correos no válidos. Corríjalos; no se agregó ningún estudiante."
-	maxPastedEmails      = roster.MaxRows
+	CodeNoActiveGroup  = "no_active_group"
+	CodeAlreadyInGroup = "students_already_in_group"
+	CodeInvalidRoster  = "invalid_roster"
+	CodeInvalidEmails  = "invalid_emails"
+	// CodeInOtherGroup refuses students who are members of another
+	// tutor's active group (a student is in at most one active group).
+	CodeInOtherGroup      = "students_in_other_group"
+	CodeGroupFull         = "group_full"
+	CodeStudentNotInGroup = "student_not_in_group"
+	MsgNoActiveGroup      = "No hay grupo activo"
+	MsgAlreadyInGroup     = "Los estudiantes ya están en el grupo"
+	msgInvalidRoster      = "El archivo tiene errores. Corríjalos y vuelva a cargarlo; no se guardó nada."
+	msgInvalidEmails      = "Hay correos no válidos. Corríjalos; no se agregó ningún estudiante."
+	maxPastedEmails       = roster.MaxRows
+	// MaxGroupStudents is how many students a group may hold: the largest
+	// roster a tutor can load.
+	MaxGroupStudents     = roster.MaxRows
 	searchResultsLimit   = 20
 	searchQueryMinLength = 2
 )
@@ -57,9 +65,9 @@ func (s *Service) CanEnterTest(ctx context.Context, u domain.User) (bool, error)
 	return s.store.IsActiveGroupMember(ctx, u.Mail)
 }
 
-// ActiveGroupOf returns the active group a student practises in (the newest
-// when several tutors list them), without its students: callers need only
-// the group's id, degree and tutor. domain.ErrNotFound when there is none.
+// ActiveGroupOf returns the active group a student is a member of (at most
+// one), without its students: callers need only the group's id, degree and
+// tutor. domain.ErrNotFound when there is none.
 func (s *Service) ActiveGroupOf(ctx context.Context, studentEmail string) (domain.Group, error) {
 	return s.store.ActiveGroupOfStudent(ctx, studentEmail)
 }
@@ -79,6 +87,9 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	if g, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail); err == nil {
 		return LoadResult{Group: g, Skipped: true}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
+		return LoadResult{}, err
+	}
+	if err := s.checkGroupsPerDay(ctx, tutor); err != nil {
 		return LoadResult{}, err
 	}
 	check, degree, err := s.degreeCheck(ctx, "")
@@ -101,6 +112,10 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 		Estudiantes:  studentsFrom(rows, s.now().UTC()),
 	}
 	if err := s.store.CreateGroup(ctx, g); err != nil {
+		var taken *store.MembersTakenError
+		if errors.As(err, &taken) {
+			return LoadResult{}, inOtherGroup(taken, rowsByEmail(rows), msgInOtherGroupLoad)
+		}
 		if errors.Is(err, domain.ErrConflict) {
 			// Another request created the tutor's group in between: the
 			// database kept exactly one, and this load is skipped.
@@ -114,6 +129,23 @@ func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Read
 	}
 	created, err := s.store.GetGroup(ctx, g.ID)
 	return LoadResult{Group: created}, err
+}
+
+// MaxGroupsPerDay is how many groups a tutor may load in 24 hours: loading
+// and finalizing in a loop would otherwise write a roster's rows each time.
+const MaxGroupsPerDay = 20
+
+func (s *Service) checkGroupsPerDay(ctx context.Context, tutor domain.User) error {
+	all, err := s.store.ListGroupsByTutor(ctx, tutor.Mail) // newest first
+	if err != nil || len(all) < MaxGroupsPerDay {
+		return err
+	}
+	if oldest := all[MaxGroupsPerDay-1].CreatedAt; oldest.After(s.now().Add(-24 * time.Hour)) {
+		return &domain.UserError{Kind: domain.ErrTooManyRequests, Code: "too_many_groups",
+			Message: fmt.Sprintf("Ya cargó %d grupos en las últimas 24 horas, el máximo permitido. Intente más tarde.", MaxGroupsPerDay),
+			Details: map[string]int{"retryAfterSeconds": int(oldest.Add(24*time.Hour).Sub(s.now()) / time.Second)}}
+	}
+	return nil
 }
 
 // degreeCheck returns a roster check that looks each row's degree up by name
@@ -177,6 +209,7 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 	}
 	now := s.now().UTC()
 	var candidates []domain.GroupStudent
+	var lines map[string]int // a roster's row of each email
 	if in.File != nil {
 		check, _, err := s.degreeCheck(ctx, g.Carrera)
 		if err != nil {
@@ -187,6 +220,7 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 			return AddResult{}, rosterError(err)
 		}
 		candidates = studentsFrom(rows, now)
+		lines = rowsByEmail(rows)
 	} else {
 		candidates, err = studentsFromEmails(in.Emails, now)
 		if err != nil {
@@ -202,7 +236,15 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 	if len(fresh) == 0 {
 		return AddResult{}, domain.Conflict(CodeAlreadyInGroup, MsgAlreadyInGroup)
 	}
+	if n := len(g.Estudiantes) + len(fresh); n > MaxGroupStudents {
+		return AddResult{}, domain.Conflict(CodeGroupFull, fmt.Sprintf(
+			"Un grupo puede tener hasta %d estudiantes: tiene %d y se agregarían %d. No se agregó ningún estudiante.", MaxGroupStudents, len(g.Estudiantes), len(fresh)))
+	}
 	added, err := s.store.AddGroupStudents(ctx, g.ID, fresh)
+	var taken *store.MembersTakenError
+	if errors.As(err, &taken) {
+		return AddResult{}, inOtherGroup(taken, lines, msgInOtherGroupAdd)
+	}
 	if errors.Is(err, domain.ErrNotFound) { // finalized since it was read
 		return AddResult{}, noActiveGroup()
 	}
@@ -214,6 +256,32 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 	}
 	updated, err := s.store.GetGroup(ctx, g.ID)
 	return AddResult{Added: added, Group: updated}, err
+}
+
+// RemoveStudent takes one student out of the tutor's active group. They
+// lose access to the simulator at once (unless another tutor adds them
+// later); their attempts keep the group they were made in, so the tutor
+// still sees and grades them.
+func (s *Service) RemoveStudent(ctx context.Context, tutor domain.User, email string) (domain.Group, error) {
+	g, err := s.activeGroup(ctx, tutor)
+	if err != nil {
+		return domain.Group{}, err
+	}
+	email = domain.NormalizeEmail(email)
+	notInGroup := domain.NotFound(CodeStudentNotInGroup, "El estudiante no está en el grupo.")
+	if !g.HasStudent(email) {
+		return domain.Group{}, notInGroup
+	}
+	if err := s.store.RemoveGroupStudent(ctx, g.ID, email); errors.Is(err, domain.ErrNotFound) {
+		// Finalized, or the student removed, since the group was read.
+		if _, err := s.activeGroup(ctx, tutor); err != nil {
+			return domain.Group{}, err
+		}
+		return domain.Group{}, notInGroup
+	} else if err != nil {
+		return domain.Group{}, err
+	}
+	return s.store.GetGroup(ctx, g.ID)
 }
 
 // Finalize sets the tutor's active group to finalizado: its students lose
@@ -335,6 +403,36 @@ func (s *Service) SearchStudents(ctx context.Context, tutor domain.User, q strin
 		}
 	}
 	return out, nil
+}
+
+const (
+	msgInOtherGroupLoad = "Hay estudiantes que ya pertenecen al grupo activo de otro docente. Quítelos del archivo y vuelva a cargarlo; no se guardó nada."
+	msgInOtherGroupAdd  = "Hay estudiantes que ya pertenecen al grupo activo de otro docente; no se agregó ningún estudiante."
+)
+
+// inOtherGroup lists the refused students, by their roster row when there
+// is one. It never names the other group or its tutor.
+func inOtherGroup(taken *store.MembersTakenError, lines map[string]int, message string) error {
+	problems := make([]roster.Problem, 0, min(len(taken.Emails), roster.MaxProblems+1))
+	for i, e := range taken.Emails {
+		if i == roster.MaxProblems {
+			problems = append(problems, roster.Problem{Message: fmt.Sprintf("Y %d estudiante(s) más en la misma situación.", len(taken.Emails)-i)})
+			break
+		}
+		problems = append(problems, roster.Problem{Row: lines[e], Message: fmt.Sprintf("El estudiante «%s» ya pertenece al grupo activo de otro docente.", e)})
+	}
+	return &domain.UserError{Kind: domain.ErrConflict, Code: CodeInOtherGroup, Message: message, Details: problems}
+}
+
+// rowsByEmail maps each email of a roster to its first row.
+func rowsByEmail(rows []roster.Row) map[string]int {
+	out := make(map[string]int, len(rows))
+	for _, r := range rows {
+		if _, ok := out[r.Email]; !ok {
+			out[r.Email] = r.Line
+		}
+	}
+	return out
 }
 
 func rosterError(err error) error {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -139,6 +140,20 @@ func (a *api) respondAdded(c echo.Context, in groups.AddInput) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, addStudentsResponse{Added: res.Added, Group: dto})
+}
+
+// removeStudent takes one student out of the tutor's active group.
+func (a *api) removeStudent(c echo.Context) error {
+	u, _ := currentUser(c)
+	// Echo leaves path parameters escaped: "ana%40utpl.edu.ec" is an address.
+	email, err := url.PathUnescape(c.Param("email"))
+	if err != nil {
+		return domain.Invalid("invalid_email", "Correo no válido.")
+	}
+	if _, err := a.groups.RemoveStudent(c.Request().Context(), u, email); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 func (a *api) finalizeGroup(c echo.Context) error {

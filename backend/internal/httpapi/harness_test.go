@@ -231,6 +231,8 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	mediaStore.Sync = false
 	e.exams = exams.NewService(st, cat, e.groups, mediaStore)
 	e.exams.SetClock(e.clock.Now)
+	e.exams.SetLimits(exams.Limits{RecordingBytes: int64(e.cfg.MaxRecordingMB) << 20, StudentBytes: int64(e.cfg.StudentStorageQuotaMB) << 20,
+		TakesPerPhase: e.cfg.MaxTakesPerPhase, MockTakesPerPhase: e.cfg.MaxMockTakesPerPhase, AttemptsPerDay: e.cfg.MaxAttemptsPerDay})
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
 		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(e.logs, nil)), Now: e.clock.Now})
 }

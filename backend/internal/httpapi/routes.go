@@ -44,6 +44,7 @@ func (a *api) routes() []route {
 		{method: http.MethodPost, path: "/api/admin/group", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.loadGroup},
 		{method: http.MethodPost, path: "/api/admin/group/students", access: tutorOnly, limit: 512 << 10, handler: a.addStudents},
 		{method: http.MethodPost, path: "/api/admin/group/students/file", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.addStudentsFile},
+		{method: http.MethodDelete, path: "/api/admin/group/students/:email", access: tutorOnly, handler: a.removeStudent},
 		{method: http.MethodPost, path: "/api/admin/group/finalize", access: tutorOnly, handler: a.finalizeGroup},
 		{method: http.MethodGet, path: "/api/admin/group/students", access: tutorOnly, handler: a.activeGroupStudents},
 		{method: http.MethodGet, path: "/api/admin/groups", access: tutorOnly, handler: a.groupHistory},

@@ -6,6 +6,9 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -51,29 +54,56 @@ type Degrees interface {
 }
 
 // Groups persists tutors' groups of students.
+//
+// A student is a member of at most one active group: creating an active
+// group or adding students refuses, with *MembersTakenError and nothing
+// written, any student who is a member of another active group, and the
+// store decides races (two tutors adding the same student at once: one
+// wins). Finalizing a group, or removing a student from it, ends the
+// membership in the same transaction.
 type Groups interface {
 	// CreateGroup inserts a group with its students; domain.ErrConflict when
 	// the tutor already has an active group (enforced by the store, so
-	// concurrent creations cannot both succeed).
+	// concurrent creations cannot both succeed), *MembersTakenError when
+	// the group is active and some student is a member of another active
+	// group.
 	CreateGroup(ctx context.Context, g domain.Group) error
 	GetGroup(ctx context.Context, id string) (domain.Group, error)
 	ActiveGroupByTutor(ctx context.Context, tutorEmail string) (domain.Group, error)
 	ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]domain.Group, error)
-	// IsActiveGroupMember reports whether email (case-insensitively) is in
-	// any active group: one indexed lookup, no roster is read.
+	// IsActiveGroupMember reports whether email (case-insensitively) is a
+	// member of an active group: one lookup by key, no roster is read.
 	IsActiveGroupMember(ctx context.Context, email string) (bool, error)
-	// ActiveGroupOfStudent returns the newest active group listing email,
+	// ActiveGroupOfStudent returns the active group email is a member of,
 	// WITHOUT its students (Estudiantes is nil); domain.ErrNotFound when
 	// there is none.
 	ActiveGroupOfStudent(ctx context.Context, email string) (domain.Group, error)
 	// AddGroupStudents appends students, ignoring ones already present, and
 	// returns how many were added. It re-checks inside its transaction that
 	// the group is active: domain.ErrNotFound when it is not (finalized in
-	// between), and then nothing is added.
+	// between), and then nothing is added. *MembersTakenError when some
+	// student is a member of another active group: nothing is added.
 	AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error)
-	// FinalizeGroup sets an active group to finalizado; ErrNotFound when the
-	// group is not active.
+	// RemoveGroupStudent takes a student out of an active group and ends
+	// their membership; domain.ErrNotFound when the group is not active or
+	// does not list the student. Attempts made in the group keep it.
+	RemoveGroupStudent(ctx context.Context, groupID, email string) error
+	// FinalizeGroup sets an active group to finalizado and ends its
+	// students' memberships; ErrNotFound when the group is not active.
 	FinalizeGroup(ctx context.Context, groupID string, at time.Time) error
+}
+
+// MembersTakenError lists students (normalised emails, in the order they
+// were given) who are members of another active group. It says nothing of
+// which group: that is another tutor's business. It is not a
+// domain.ErrConflict, which CreateGroup keeps for "the tutor has an
+// active group".
+type MembersTakenError struct {
+	Emails []string
+}
+
+func (e *MembersTakenError) Error() string {
+	return fmt.Sprintf("already members of another active group: %s", strings.Join(e.Emails, ", "))
 }
 
 // CaseFilter selects cases; empty fields match everything.
@@ -148,15 +178,52 @@ type Attempts interface {
 	// that are not composed yet, oldest first (for the sweep that retries
 	// a compose that failed).
 	RecordingsToCompose(ctx context.Context, limit int) ([]domain.Recording, error)
+	// CreateTake is CreateRecording for a new take of a student: it inserts
+	// r unless it exists (then it returns the stored one, whatever the
+	// limit), and refuses with ErrTakeLimit when r's phase of the attempt
+	// already has maxPerPhase recordings (deleted ones count). The count
+	// and the insert are one transaction, so racing registrations cannot
+	// exceed the limit; maxPerPhase <= 0 means no limit.
+	CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int) (domain.Recording, error)
 	// AddChunk records a stored chunk; domain.ErrConflict when seq exists.
+	// The chunk's bytes count towards the attempt's student's storage
+	// (StorageUsed), without any limit.
 	AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error
+	// AddChunkWithin is AddChunk within limits, checked in the transaction
+	// that records the chunk and counts its bytes, so racing uploads can
+	// exceed neither: ErrRecordingClosed when the recording is complete or
+	// deleted, ErrRecordingFull when its chunks would hold more than
+	// l.RecordingBytes, ErrStorageQuota when the student's recordings would
+	// hold more than l.StudentBytes; domain.ErrNotFound for a missing
+	// recording, domain.ErrConflict when seq exists. A limit <= 0 is none.
+	AddChunkWithin(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l ChunkLimits) error
 	GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error)
 	ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error)
+	// DeleteChunks forgets a recording's chunks and gives their bytes back
+	// to the student's storage, in one transaction.
 	DeleteChunks(ctx context.Context, attemptID, recordingID string) error
+	// StorageUsed returns the bytes of the chunks the student's recordings
+	// hold (deleted recordings hold none).
+	StorageUsed(ctx context.Context, studentID string) (int64, error)
 	// RecordingsOlderThan lists undeleted recordings created before t
 	// (for the retention period).
 	RecordingsOlderThan(ctx context.Context, t time.Time, limit int) ([]domain.Recording, error)
 }
+
+// ChunkLimits bound AddChunkWithin, in bytes; 0 is no limit.
+type ChunkLimits struct {
+	RecordingBytes int64 // one recording's chunks
+	StudentBytes   int64 // the chunks of all of a student's recordings
+}
+
+// Refusals of the recording limits (not domain.ErrConflict, which
+// AddChunk keeps for "this seq exists").
+var (
+	ErrTakeLimit       = errors.New("the phase has as many takes as allowed")
+	ErrRecordingClosed = errors.New("the recording is complete or deleted")
+	ErrRecordingFull   = errors.New("the recording holds as many bytes as allowed")
+	ErrStorageQuota    = errors.New("the student's recordings hold as many bytes as allowed")
+)
 
 // Feedback persists transcripts and background jobs.
 type Feedback interface {

@@ -94,12 +94,14 @@ export async function showLoading(title: string, text = 'Por favor espere...') {
   }
 }
 
+// confirmAction asks to confirm; title and text are shown as plain text
+// (titleText: a title may quote a user's name, never read as HTML).
 export async function confirmAction(title: string, text: string, confirmButtonText: string) {
   const s = await swal()
   const res = await s.fire({
     ...base,
     icon: 'warning',
-    title,
+    titleText: title,
     text,
     showCancelButton: true,
     confirmButtonText,

@@ -253,24 +253,30 @@ func recordingFrom(d doc) (domain.Recording, error) {
 func (s *Store) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
 	var stored domain.Recording
 	err := s.write(ctx, func(t *txn) error {
-		ref := s.recordingRef(r.AttemptID, r.ID)
-		d, err := t.get(ctx, ref)
-		if err != nil {
-			return err
-		}
-		if !d.exists {
-			t.create(ref, map[string]any{
-				"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
-				"complete": r.Complete, "deleted": r.Deleted, "composed": false, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
-			})
-			if d, err = t.get(ctx, ref); err != nil {
-				return err
-			}
-		}
-		stored, err = recordingFrom(d)
+		var err error
+		stored, err = s.createRecording(ctx, t, r)
 		return err
 	})
 	return stored, err
+}
+
+// createRecording creates r unless it exists and returns what is stored.
+func (s *Store) createRecording(ctx context.Context, t *txn, r domain.Recording) (domain.Recording, error) {
+	ref := s.recordingRef(r.AttemptID, r.ID)
+	d, err := t.get(ctx, ref)
+	if err != nil {
+		return domain.Recording{}, err
+	}
+	if !d.exists {
+		t.create(ref, map[string]any{
+			"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
+			"complete": r.Complete, "deleted": r.Deleted, "composed": false, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
+		})
+		if d, err = t.get(ctx, ref); err != nil {
+			return domain.Recording{}, err
+		}
+	}
+	return recordingFrom(d)
 }
 
 func (s *Store) GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error) {
@@ -359,25 +365,151 @@ func chunkFrom(d doc) (domain.ChunkInfo, error) {
 	return domain.ChunkInfo{Seq: int(d.data.int("seq")), Bytes: d.data.int("bytes"), SHA256: d.data.str("sha256")}, nil
 }
 
-// AddChunk stores the chunk and counts it on the recording in one
-// transaction.
+// CreateTake counts the phase's recordings in the transaction that creates
+// the take. The count is a query, which does not stop another transaction
+// from adding a recording meanwhile, so each registration also reads and
+// writes attempts/{id}/takes/{phase}: of two at once, one commits and the
+// other runs again and counts the winner's take.
+//
+// The attempt is checked before the transaction (attempts are not deleted),
+// so that phase changes, which write it, do not conflict with takes.
+func (s *Store) CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int) (domain.Recording, error) {
+	if _, err := s.studentOf(ctx, r.AttemptID); err != nil {
+		return domain.Recording{}, err
+	}
+	var stored domain.Recording
+	err := s.write(ctx, func(t *txn) error {
+		attempt := s.ref(colAttempts, r.AttemptID)
+		docs, err := t.getAll(ctx, []*firestoreRef{s.recordingRef(r.AttemptID, r.ID), attempt.Collection(colTakes).Doc(strconv.Itoa(r.Phase))})
+		if err != nil {
+			return err
+		}
+		rec, counter := docs[0], docs[1]
+		if rec.exists { // a retry: the take is registered already
+			stored, err = recordingFrom(rec)
+			return err
+		}
+		takes, err := t.query(ctx, subcollection(attempt, colRecordings).whereEq("phase", int64(r.Phase)))
+		if err != nil {
+			return err
+		}
+		if maxPerPhase > 0 && len(takes) >= maxPerPhase {
+			return fmt.Errorf("phase %d of attempt %s has %d takes: %w", r.Phase, r.AttemptID, len(takes), store.ErrTakeLimit)
+		}
+		t.set(counter.ref, map[string]any{"phase": int64(r.Phase), "count": int64(len(takes) + 1)})
+		stored, err = s.createRecording(ctx, t, r)
+		return err
+	})
+	return stored, err
+}
+
+// AddChunk stores the chunk and counts it on the recording and in the
+// student's storage, in one transaction.
 func (s *Store) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
+	return s.addChunk(ctx, attemptID, recordingID, c, store.ChunkLimits{}, false)
+}
+
+func (s *Store) AddChunkWithin(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits) error {
+	return s.addChunk(ctx, attemptID, recordingID, c, l, true)
+}
+
+// addChunk reads the recording, the chunk and the student's storageUsage
+// document in its transaction and writes all three: two chunks at once,
+// to one recording or to two of the student's, cannot both commit on
+// what they read, so the limits hold. open asks for the recording to be
+// neither complete nor deleted.
+func (s *Store) addChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits, open bool) error {
+	student, err := s.studentOf(ctx, attemptID)
+	if err != nil {
+		return err
+	}
 	return s.write(ctx, func(t *txn) error {
 		docs, err := t.getAll(ctx, []*firestoreRef{s.recordingRef(attemptID, recordingID), s.chunkRef(attemptID, recordingID, c.Seq)})
 		if err != nil {
 			return err
 		}
 		rec, chunk := docs[0], docs[1]
-		if !rec.exists {
+		switch {
+		case !rec.exists:
 			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, domain.ErrNotFound)
-		}
-		if chunk.exists {
+		case chunk.exists:
 			return fmt.Errorf("chunk %d of %s/%s: %w", c.Seq, attemptID, recordingID, domain.ErrConflict)
+		case open && (rec.data.bool("complete") || rec.data.bool("deleted")):
+			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, store.ErrRecordingClosed)
+		case l.RecordingBytes > 0 && rec.data.int("bytes")+c.Bytes > l.RecordingBytes:
+			return fmt.Errorf("recording %s/%s holds %d bytes: %w", attemptID, recordingID, rec.data.int("bytes"), store.ErrRecordingFull)
+		}
+		used, err := s.storageUsed(ctx, t, student)
+		if err != nil {
+			return err
+		}
+		if l.StudentBytes > 0 && used+c.Bytes > l.StudentBytes {
+			return fmt.Errorf("student %s holds %d bytes: %w", student, used, store.ErrStorageQuota)
 		}
 		t.create(chunk.ref, map[string]any{"seq": int64(c.Seq), "bytes": c.Bytes, "sha256": c.SHA256})
 		t.update(rec, map[string]any{"chunks": rec.data.int("chunks") + 1, "bytes": rec.data.int("bytes") + c.Bytes})
+		t.set(s.ref(colStorage, student), map[string]any{"bytes": used + c.Bytes})
 		return nil
 	})
+}
+
+// studentOf returns the id of the attempt's student. An attempt's student
+// never changes, so outside a transaction it is read before one starts,
+// and the chunk transactions do not lock the attempt (which phase
+// changes write).
+func (s *Store) studentOf(ctx context.Context, attemptID string) (string, error) {
+	d, err := s.read().get(ctx, s.ref(colAttempts, attemptID))
+	if err != nil {
+		return "", err
+	}
+	if !d.exists {
+		return "", fmt.Errorf("attempt %s: %w", attemptID, domain.ErrNotFound)
+	}
+	return d.data.str("studentId"), nil
+}
+
+// storageUsed reads the student's storageUsage document in the
+// transaction. A student whose recordings were stored before the
+// document existed has none yet: their recordings' bytes are added up
+// (in the same transaction) and the caller writes the document.
+func (s *Store) storageUsed(ctx context.Context, t *txn, student string) (int64, error) {
+	d, err := t.get(ctx, s.ref(colStorage, student))
+	if err != nil || d.exists {
+		return d.data.int("bytes"), err
+	}
+	attempts, err := t.query(ctx, collection(colAttempts).whereEq("studentId", student).selecting("studentId"))
+	if err != nil {
+		return 0, err
+	}
+	var used int64
+	for _, a := range attempts {
+		recs, err := t.query(ctx, subcollection(a.ref, colRecordings).selecting("bytes"))
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range recs {
+			used += r.data.int("bytes")
+		}
+	}
+	return used, nil
+}
+
+func (s *Store) StorageUsed(ctx context.Context, studentID string) (int64, error) {
+	if s.tx == nil { // one read, the usual case (it is asked before each chunk)
+		d, err := direct{s.c}.get(ctx, s.ref(colStorage, studentID))
+		if err != nil || d.exists {
+			return d.data.int("bytes"), err
+		}
+	}
+	var used int64
+	// A transaction, because a student without a storageUsage document has
+	// their recordings added up, which must be read consistently.
+	err := s.write(ctx, func(t *txn) error {
+		var err error
+		used, err = s.storageUsed(ctx, t, studentID)
+		return err
+	})
+	return used, err
 }
 
 func (s *Store) GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error) {
@@ -398,7 +530,14 @@ func (s *Store) ListChunks(ctx context.Context, attemptID, recordingID string) (
 	return out, err
 }
 
+// DeleteChunks deletes the chunks and gives their bytes back to the
+// student's storageUsage document (when it exists; one made later adds up
+// the recordings, which then hold nothing of these), in one transaction.
 func (s *Store) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {
+	student, err := s.studentOf(ctx, attemptID)
+	if err != nil && !isNotFound(err) {
+		return err
+	}
 	return s.write(ctx, func(t *txn) error {
 		rec, err := t.get(ctx, s.recordingRef(attemptID, recordingID))
 		if err != nil {
@@ -408,12 +547,22 @@ func (s *Store) DeleteChunks(ctx context.Context, attemptID, recordingID string)
 		if err != nil {
 			return err
 		}
+		var freed int64
 		for _, c := range chunks {
+			freed += c.data.int("bytes")
 			t.delete(c.ref)
 		}
 		if rec.exists {
 			t.update(rec, map[string]any{"chunks": int64(0), "bytes": int64(0)})
 		}
+		if student == "" || freed == 0 {
+			return nil
+		}
+		usage, err := t.get(ctx, s.ref(colStorage, student))
+		if err != nil || !usage.exists {
+			return err
+		}
+		t.update(usage, map[string]any{"bytes": max(usage.data.int("bytes")-freed, 0)})
 		return nil
 	})
 }

@@ -36,28 +36,31 @@ import (
 // and their field names are the ones the product's earlier Firebase app
 // used, so its data reads as is; the others are this server's.
 const (
-	colUsers        = "users"
-	colCredentials  = "credentials"
-	colUserMails    = "userMails"
-	colIdentities   = "identities"
-	colSessions     = "sessions"
-	colDegrees      = "degree"
-	colDegreeNames  = "degreeNames"
-	colGroups       = "groupStudents"
-	colMembers      = "estudiantes" // under each groupStudents document
-	colActiveGroups = "activeGroups"
-	colCases        = "cases"
-	colCaseTitles   = "caseTitles"
-	colBlueprints   = "blueprints"
-	colRubrics      = "rubrics"
-	colMeta         = "meta"
-	colAttempts     = "attempts"
-	colInProgress   = "inProgressAttempts"
-	colRecordings   = "recordings"  // under each attempt
-	colChunks       = "chunks"      // under each recording
-	colTranscripts  = "transcripts" // under each attempt, one per recording
-	colJobs         = "jobs"
-	colJobSubjects  = "jobSubjects"
+	colUsers         = "users"
+	colCredentials   = "credentials"
+	colUserMails     = "userMails"
+	colIdentities    = "identities"
+	colSessions      = "sessions"
+	colDegrees       = "degree"
+	colDegreeNames   = "degreeNames"
+	colGroups        = "groupStudents"
+	colMembers       = "estudiantes" // under each groupStudents document
+	colActiveGroups  = "activeGroups"
+	colActiveMembers = "activeMembers"
+	colStorage       = "storageUsage"
+	colTakes         = "takes" // under each attempt, one per phase
+	colCases         = "cases"
+	colCaseTitles    = "caseTitles"
+	colBlueprints    = "blueprints"
+	colRubrics       = "rubrics"
+	colMeta          = "meta"
+	colAttempts      = "attempts"
+	colInProgress    = "inProgressAttempts"
+	colRecordings    = "recordings"  // under each attempt
+	colChunks        = "chunks"      // under each recording
+	colTranscripts   = "transcripts" // under each attempt, one per recording
+	colJobs          = "jobs"
+	colJobSubjects   = "jobSubjects"
 )
 
 // Store is a store.Store on Cloud Firestore. Inside InTx, tx is the
@@ -91,6 +94,10 @@ func Open(ctx context.Context, projectID string) (*Store, error) {
 	if err := s.seed(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("seed Firestore in project %s: %w", projectID, err)
+	}
+	if err := s.backfillMemberships(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("active-group memberships in project %s: %w", projectID, err)
 	}
 	return s, nil
 }

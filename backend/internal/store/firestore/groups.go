@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
 // groupStudents/{id} holds a group with the earlier app's field names
@@ -19,7 +21,10 @@ import (
 // students writes only the new ones. activeGroups/{tutor email} names the
 // tutor's active group: creating an active group writes it in the same
 // transaction, finalizing deletes it, so two concurrent creations cannot
-// both succeed.
+// both succeed. activeMembers/{student email} ({groupId}) names the one
+// active group a student is a member of, the same way: creating or adding
+// to an active group reads the students' documents and writes them with
+// the members, removing a student or finalizing the group deletes them.
 
 func groupFields(g domain.Group) map[string]any {
 	return map[string]any{
@@ -92,10 +97,51 @@ func (s *Store) CreateGroup(ctx context.Context, g domain.Group) error {
 			}
 			t.set(lock, map[string]any{"groupId": g.ID})
 		}
+		students := dedupe(g.Estudiantes)
+		if active {
+			if err := s.claimMemberships(ctx, t, g.ID, students); err != nil {
+				return err
+			}
+		}
 		t.create(ref, groupFields(g))
-		s.addMembers(t, ref.ID, dedupe(g.Estudiantes))
+		s.addMembers(t, ref.ID, students)
 		return nil
 	})
+}
+
+func (s *Store) membershipRef(email string) *firestoreRef {
+	return s.ref(colActiveMembers, domain.NormalizeEmail(email))
+}
+
+// claimMemberships reads the students' activeMembers documents in the
+// transaction and, unless one names another group (then
+// *store.MembersTakenError and nothing is written), writes them for
+// groupID. Two transactions claiming the same student both read its
+// document, so one commits and the other runs again and finds it taken.
+func (s *Store) claimMemberships(ctx context.Context, t *txn, groupID string, students []domain.GroupStudent) error {
+	refs := make([]*firestoreRef, len(students))
+	for i, st := range students {
+		refs[i] = s.membershipRef(st.Email)
+	}
+	docs, err := t.getAll(ctx, refs)
+	if err != nil {
+		return err
+	}
+	var taken []string
+	for i, d := range docs {
+		if d.exists && d.data.str("groupId") != groupID {
+			taken = append(taken, students[i].Email)
+		}
+	}
+	if len(taken) > 0 {
+		return &store.MembersTakenError{Emails: taken}
+	}
+	for i, d := range docs {
+		if !d.exists {
+			t.create(refs[i], map[string]any{"email": students[i].Email, "groupId": groupID})
+		}
+	}
+	return nil
 }
 
 // dedupe normalises emails and keeps the first of each.
@@ -199,48 +245,26 @@ func (s *Store) ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]dom
 	return groups, nil
 }
 
-// activeGroupsOfStudent finds the member documents with email in every
-// group (one collection-group query) and keeps the active groups.
-func (s *Store) activeGroupsOfStudent(ctx context.Context, email string) ([]domain.Group, error) {
-	r := s.read()
-	members, err := r.query(ctx, collectionGroup(colMembers).whereEq("email", domain.NormalizeEmail(email)))
-	if err != nil || len(members) == 0 {
-		return nil, err
-	}
-	refs := make([]*firestoreRef, 0, len(members))
-	for _, m := range members {
-		if g := m.ref.Parent.Parent; g != nil && g.Parent.ID == colGroups {
-			refs = append(refs, g)
-		}
-	}
-	groups, err := r.getAll(ctx, refs)
-	if err != nil {
-		return nil, err
-	}
-	var out []domain.Group
-	for _, d := range groups {
-		if isActive(d) {
-			g, _ := groupFrom(d)
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
 func (s *Store) IsActiveGroupMember(ctx context.Context, email string) (bool, error) {
-	groups, err := s.activeGroupsOfStudent(ctx, email)
-	return len(groups) > 0, err
+	d, err := s.read().get(ctx, s.membershipRef(email))
+	return d.exists, err
 }
 
 func (s *Store) ActiveGroupOfStudent(ctx context.Context, email string) (domain.Group, error) {
-	groups, err := s.activeGroupsOfStudent(ctx, email)
+	r := s.read()
+	notFound := fmt.Errorf("active group of student %s: %w", domain.NormalizeEmail(email), domain.ErrNotFound)
+	m, err := r.get(ctx, s.membershipRef(email))
+	if err != nil || !m.exists {
+		return domain.Group{}, cmp.Or(err, notFound)
+	}
+	d, err := r.get(ctx, s.ref(colGroups, m.data.str("groupId")))
 	if err != nil {
 		return domain.Group{}, err
 	}
-	if len(groups) == 0 {
-		return domain.Group{}, fmt.Errorf("active group of student %s: %w", domain.NormalizeEmail(email), domain.ErrNotFound)
+	if !isActive(d) {
+		return domain.Group{}, notFound
 	}
-	return slices.MinFunc(groups, newestFirst), nil
+	return groupFrom(d)
 }
 
 // AddGroupStudents reads the group in its transaction: a finalization
@@ -272,6 +296,9 @@ func (s *Store) AddGroupStudents(ctx context.Context, groupID string, students [
 				fresh = append(fresh, students[i])
 			}
 		}
+		if err := s.claimMemberships(ctx, t, groupID, fresh); err != nil {
+			return err
+		}
 		s.addMembers(t, groupID, fresh)
 		added = len(fresh)
 		return nil
@@ -296,7 +323,104 @@ func (s *Store) FinalizeGroup(ctx context.Context, groupID string, at time.Time)
 		if l.exists && l.data.str("groupId") == groupID {
 			t.delete(lock)
 		}
+		members, err := t.query(ctx, collection(colActiveMembers).whereEq("groupId", groupID))
+		if err != nil {
+			return err
+		}
+		for _, m := range members {
+			t.delete(m.ref)
+		}
 		t.update(d, map[string]any{"status": string(domain.GroupFinalized), "finalizedAt": ts(at)})
 		return nil
 	})
+}
+
+func (s *Store) RemoveGroupStudent(ctx context.Context, groupID, email string) error {
+	email = domain.NormalizeEmail(email)
+	return s.write(ctx, func(t *txn) error {
+		docs, err := t.getAll(ctx, []*firestoreRef{s.ref(colGroups, groupID), s.memberRef(groupID, email), s.membershipRef(email)})
+		if err != nil {
+			return err
+		}
+		group, member, membership := docs[0], docs[1], docs[2]
+		if !isActive(group) {
+			return fmt.Errorf("remove a student from group %s: %w", groupID, domain.ErrNotFound)
+		}
+		if !member.exists {
+			return fmt.Errorf("student %s of group %s: %w", email, groupID, domain.ErrNotFound)
+		}
+		t.delete(member.ref)
+		if membership.exists && membership.data.str("groupId") == groupID {
+			t.delete(membership.ref)
+		}
+		return nil
+	})
+}
+
+// membershipsBackfilled is the meta key set once every group that was
+// active before activeMembers existed has its students' documents.
+const membershipsBackfilled = "backfill.activeMembers"
+
+// backfillMemberships writes the activeMembers documents of groups that
+// were active before those documents existed, once per database. A
+// student listed in several active groups stays a member of the newest
+// (ties: the smaller id), as they practised there, and is taken out of
+// the older ones, each logged as a warning; their attempts keep their
+// group. Each group is one transaction, so the work survives a restart
+// half way, and two instances starting at once reach the same result.
+func (s *Store) backfillMemberships(ctx context.Context) error {
+	if _, err := s.GetMeta(ctx, membershipsBackfilled); err == nil || !isNotFound(err) {
+		return err
+	}
+	docs, err := s.read().query(ctx, collection(colGroups).whereEq("status", string(domain.GroupActive)))
+	if err != nil {
+		return err
+	}
+	groups, err := decodeAll(docs, groupFrom)
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(groups, newestFirst)
+	for _, g := range groups {
+		var released []string
+		err := s.write(ctx, func(t *txn) error {
+			released = nil
+			ref := s.ref(colGroups, g.ID)
+			d, err := t.get(ctx, ref)
+			if err != nil || !isActive(d) {
+				return err
+			}
+			members, err := t.query(ctx, subcollection(ref, colMembers))
+			if err != nil {
+				return err
+			}
+			refs := make([]*firestoreRef, len(members))
+			for i, m := range members {
+				refs[i] = s.membershipRef(m.data.str("email"))
+			}
+			locks, err := t.getAll(ctx, refs)
+			if err != nil {
+				return err
+			}
+			for i, l := range locks {
+				email := domain.NormalizeEmail(members[i].data.str("email"))
+				switch {
+				case !l.exists:
+					t.create(l.ref, map[string]any{"email": email, "groupId": g.ID})
+				case l.data.str("groupId") != g.ID:
+					t.delete(members[i].ref)
+					released = append(released, email)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("memberships of group %s: %w", g.ID, err)
+		}
+		for _, email := range released {
+			slog.Default().Warn("a student was in several active groups; kept in the newest, taken out of this one (their attempts keep their group)",
+				"student", email, "removedFromGroup", g.ID, "removedFromTutor", g.DocenteEmail)
+		}
+	}
+	return s.SetMeta(ctx, membershipsBackfilled, "done")
 }

@@ -50,19 +50,31 @@ func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 		}
 		return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 	}
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
+	if err := migrate(ctx, db, 0); err != nil {
 		db.Close()
 		return nil, err
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, sub)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
 	return sqlstore.New(db, dialect), nil
+}
+
+// migrate applies the migrations up to version (all of them when 0): the
+// numbered files embedded from migrations/ and sqlstore's Go migrations.
+func migrate(ctx context.Context, db *sql.DB, version int64) error {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if version > 0 {
+		_, err = p.UpTo(ctx, version)
+	} else {
+		_, err = p.Up(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
 }

@@ -56,23 +56,30 @@ func Open(ctx context.Context, path string) (*sqlstore.DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := migrate(ctx, db); err != nil {
+	if err := migrate(ctx, db, 0); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return sqlstore.New(db, dialect), nil
 }
 
-func migrate(ctx context.Context, db *sql.DB) error {
+// migrate applies the migrations up to version (all of them when 0): the
+// numbered files embedded from migrations/ and sqlstore's Go migrations.
+func migrate(ctx context.Context, db *sql.DB, version int64) error {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub)
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
+	if version > 0 {
+		_, err = p.UpTo(ctx, version)
+	} else {
+		_, err = p.Up(ctx)
+	}
+	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil

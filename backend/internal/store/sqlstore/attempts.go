@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -239,10 +240,106 @@ func (s *DB) UpdateRecording(ctx context.Context, r domain.Recording) error {
 	return s.expectOne(res, err)
 }
 
+func (s *DB) CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int) (domain.Recording, error) {
+	var stored domain.Recording
+	err := s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		// A no-op write on the attempt row takes its lock (PostgreSQL) or
+		// the write lock (SQLite): registrations of the same attempt run
+		// one after another, so the count below stays true until the insert.
+		res, err := tx.exec(ctx, `UPDATE attempts SET version = version WHERE id = ?`, r.AttemptID)
+		if err := tx.expectOne(res, err); err != nil {
+			return fmt.Errorf("attempt %s: %w", r.AttemptID, err)
+		}
+		if stored, err = tx.GetRecording(ctx, r.AttemptID, r.ID); err == nil {
+			return nil // a retry: the take is registered already
+		} else if !errors.Is(err, domain.ErrNotFound) {
+			return err
+		}
+		if maxPerPhase > 0 {
+			var n int
+			if err := tx.queryRow(ctx, `SELECT COUNT(*) FROM recordings WHERE attempt_id = ? AND phase = ?`, r.AttemptID, r.Phase).Scan(&n); err != nil {
+				return err
+			}
+			if n >= maxPerPhase {
+				return fmt.Errorf("phase %d of attempt %s has %d takes: %w", r.Phase, r.AttemptID, n, store.ErrTakeLimit)
+			}
+		}
+		stored, err = tx.CreateRecording(ctx, r)
+		return err
+	})
+	return stored, err
+}
+
 func (s *DB) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
-	_, err := s.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
-		attemptID, recordingID, c.Seq, c.Bytes, c.SHA256)
+	return s.addChunk(ctx, attemptID, recordingID, c, store.ChunkLimits{}, false)
+}
+
+func (s *DB) AddChunkWithin(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits) error {
+	return s.addChunk(ctx, attemptID, recordingID, c, l, true)
+}
+
+// addChunk records a chunk and counts its bytes in storage_usage, in one
+// transaction that first locks the student's storage_usage row: every
+// chunk added to, or deleted from, the student's recordings waits for it,
+// so the sums read after the lock stay true until the commit. open asks
+// for the recording to be neither complete nor deleted.
+func (s *DB) addChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits, open bool) error {
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		var student string
+		err := tx.queryRow(ctx, `SELECT a.student_id FROM recordings r JOIN attempts a ON a.id = r.attempt_id
+			WHERE r.attempt_id = ? AND r.id = ?`, attemptID, recordingID).Scan(&student)
+		if err != nil {
+			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, tx.mapErr(err))
+		}
+		if err := tx.lockStorage(ctx, student); err != nil {
+			return err
+		}
+		var exists, complete, deleted bool
+		var recordingBytes, used int64
+		err = tx.queryRow(ctx, `SELECT
+			EXISTS (SELECT 1 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? AND seq = ?),
+			r.complete, r.deleted,
+			(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
+			(SELECT bytes FROM storage_usage WHERE student_id = ?)
+			FROM recordings r WHERE r.attempt_id = ? AND r.id = ?`,
+			attemptID, recordingID, c.Seq, student, attemptID, recordingID).Scan(&exists, &complete, &deleted, &recordingBytes, &used)
+		if err != nil {
+			return tx.mapErr(err)
+		}
+		switch {
+		case exists:
+			return fmt.Errorf("chunk %d of %s/%s: %w", c.Seq, attemptID, recordingID, domain.ErrConflict)
+		case open && (complete || deleted):
+			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, store.ErrRecordingClosed)
+		case l.RecordingBytes > 0 && recordingBytes+c.Bytes > l.RecordingBytes:
+			return fmt.Errorf("recording %s/%s holds %d bytes: %w", attemptID, recordingID, recordingBytes, store.ErrRecordingFull)
+		case l.StudentBytes > 0 && used+c.Bytes > l.StudentBytes:
+			return fmt.Errorf("student %s holds %d bytes: %w", student, used, store.ErrStorageQuota)
+		}
+		if _, err := tx.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
+			attemptID, recordingID, c.Seq, c.Bytes, c.SHA256); err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, c.Bytes, student)
+		return err
+	})
+}
+
+// lockStorage creates the student's storage_usage row if missing and, in
+// the same statement, locks it until the transaction ends (PostgreSQL; on
+// SQLite the transaction holds the write lock already).
+func (s *DB) lockStorage(ctx context.Context, studentID string) error {
+	_, err := s.exec(ctx, `INSERT INTO storage_usage (student_id, bytes) VALUES (?, 0)
+		ON CONFLICT (student_id) DO UPDATE SET bytes = storage_usage.bytes`, studentID)
 	return err
+}
+
+func (s *DB) StorageUsed(ctx context.Context, studentID string) (int64, error) {
+	var used int64
+	err := s.queryRow(ctx, `SELECT COALESCE((SELECT bytes FROM storage_usage WHERE student_id = ?), 0)`, studentID).Scan(&used)
+	return used, err
 }
 
 func (s *DB) GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error) {
@@ -270,6 +367,30 @@ func (s *DB) ListChunks(ctx context.Context, attemptID, recordingID string) ([]d
 }
 
 func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {
-	_, err := s.exec(ctx, `DELETE FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID)
-	return err
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		var student string
+		err := tx.queryRow(ctx, `SELECT student_id FROM attempts WHERE id = ?`, attemptID).Scan(&student)
+		if err != nil && !errors.Is(tx.mapErr(err), domain.ErrNotFound) {
+			return err
+		}
+		if student != "" {
+			if err := tx.lockStorage(ctx, student); err != nil {
+				return err
+			}
+		}
+		var freed int64
+		if err := tx.queryRow(ctx, `SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`,
+			attemptID, recordingID).Scan(&freed); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID); err != nil {
+			return err
+		}
+		if student == "" || freed == 0 {
+			return nil
+		}
+		_, err = tx.exec(ctx, `UPDATE storage_usage SET bytes = CASE WHEN bytes > ? THEN bytes - ? ELSE 0 END WHERE student_id = ?`, freed, freed, student)
+		return err
+	})
 }

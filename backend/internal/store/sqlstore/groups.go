@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -21,9 +22,88 @@ func (s *DB) CreateGroup(ctx context.Context, g domain.Group) error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.insertStudents(ctx, g.ID, g.Estudiantes)
+		students := dedupeStudents(g.Estudiantes)
+		if g.Status == domain.GroupActive {
+			if err := tx.claimMemberships(ctx, g.ID, students); err != nil {
+				return err
+			}
+		}
+		_, err = tx.insertStudents(ctx, g.ID, students)
 		return err
 	})
+}
+
+// dedupeStudents normalises emails and keeps the first of each.
+func dedupeStudents(students []domain.GroupStudent) []domain.GroupStudent {
+	seen := make(map[string]bool, len(students))
+	out := make([]domain.GroupStudent, 0, len(students))
+	for _, st := range students {
+		st.Email = domain.NormalizeEmail(st.Email)
+		if !seen[st.Email] {
+			seen[st.Email] = true
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// membershipBatch is how many emails one statement claims or looks up.
+const membershipBatch = 400
+
+// claimMemberships makes the students (new to the group) members of it in
+// active_memberships, whose primary key is the email: a student claimed by
+// another group is not inserted (ON CONFLICT DO NOTHING waits for a
+// concurrent claim to commit or roll back, then decides), and then the
+// whole call fails with *store.MembersTakenError, rolling back what it
+// claimed.
+//
+// Emails are claimed in sorted order, so two transactions claiming
+// overlapping sets wait for each other instead of deadlocking.
+func (s *DB) claimMemberships(ctx context.Context, groupID string, students []domain.GroupStudent) error {
+	emails := make([]string, len(students))
+	for i, st := range students {
+		emails[i] = st.Email
+	}
+	slices.Sort(emails)
+	claimed := make(map[string]bool, len(emails))
+	for start := 0; start < len(emails); start += membershipBatch {
+		part := emails[start:min(start+membershipBatch, len(emails))]
+		q := `INSERT INTO active_memberships (email, group_id) VALUES `
+		args := make([]any, 0, 2*len(part))
+		for i, e := range part {
+			if i > 0 {
+				q += ", "
+			}
+			q += "(?, ?)"
+			args = append(args, e, groupID)
+		}
+		rows, err := s.query(ctx, q+` ON CONFLICT (email) DO NOTHING RETURNING email`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var e string
+			if err := rows.Scan(&e); err != nil {
+				rows.Close()
+				return err
+			}
+			claimed[e] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	var taken []string
+	for _, st := range students {
+		if !claimed[st.Email] {
+			taken = append(taken, st.Email)
+		}
+	}
+	if len(taken) > 0 {
+		return &store.MembersTakenError{Emails: taken}
+	}
+	return nil
 }
 
 // insertStudents inserts in batches and skips emails already in the group.
@@ -89,19 +169,17 @@ func (s *DB) ListGroupsByTutor(ctx context.Context, tutorEmail string) ([]domain
 	return s.listGroups(ctx, `SELECT `+groupColumns+` FROM groups WHERE docente_email = ? ORDER BY created_at DESC`, domain.NormalizeEmail(tutorEmail))
 }
 
-// IsActiveGroupMember answers from the group_students_email index and the
-// groups primary key, without reading any roster.
+// IsActiveGroupMember reads one row of active_memberships by its key.
 func (s *DB) IsActiveGroupMember(ctx context.Context, email string) (bool, error) {
 	var member bool
-	err := s.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM group_students gs JOIN groups g ON g.id = gs.group_id
-		WHERE gs.email = ? AND g.status = 'activo')`, domain.NormalizeEmail(email)).Scan(&member)
+	err := s.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM active_memberships WHERE email = ?)`, domain.NormalizeEmail(email)).Scan(&member)
 	return member, err
 }
 
 func (s *DB) ActiveGroupOfStudent(ctx context.Context, email string) (domain.Group, error) {
 	g, err := scanGroup(s.queryRow(ctx, `SELECT g.id, g.carrera, g.departamento, g.facultad, g.modalidad, g.docente_email, g.status, g.created_at, g.finalized_at
-		FROM group_students gs JOIN groups g ON g.id = gs.group_id
-		WHERE gs.email = ? AND g.status = 'activo' ORDER BY g.created_at DESC, g.id LIMIT 1`, domain.NormalizeEmail(email)))
+		FROM active_memberships m JOIN groups g ON g.id = m.group_id
+		WHERE m.email = ? AND g.status = 'activo'`, domain.NormalizeEmail(email)))
 	return g, s.mapErr(err)
 }
 
@@ -156,24 +234,92 @@ func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []do
 	var added int
 	err := s.InTx(ctx, func(st store.Store) error {
 		tx := st.(*DB)
-		// A no-op write on the group row, conditional on its status: it
-		// takes the row's lock (PostgreSQL) or the write lock (SQLite), so a
-		// concurrent FinalizeGroup either waits for this transaction or has
-		// already committed, and then nothing is added.
-		res, err := tx.exec(ctx, `UPDATE groups SET status = 'activo' WHERE id = ? AND status = 'activo'`, groupID)
-		if err := tx.expectOne(res, err); err != nil {
+		added = 0
+		if err := tx.lockActiveGroup(ctx, groupID); err != nil {
 			return fmt.Errorf("add students to group %s: %w", groupID, err)
 		}
-		added, err = tx.insertStudents(ctx, groupID, students)
+		fresh, err := tx.notInGroup(ctx, groupID, dedupeStudents(students))
+		if err != nil {
+			return err
+		}
+		if err := tx.claimMemberships(ctx, groupID, fresh); err != nil {
+			return err
+		}
+		added, err = tx.insertStudents(ctx, groupID, fresh)
 		return err
 	})
 	return added, err
 }
 
-func (s *DB) FinalizeGroup(ctx context.Context, groupID string, at time.Time) error {
-	res, err := s.exec(ctx, `UPDATE groups SET status = 'finalizado', finalized_at = ? WHERE id = ? AND status = 'activo'`, ms(at), groupID)
-	if err := s.expectOne(res, err); err != nil {
-		return fmt.Errorf("finalize group %s: %w", groupID, err)
+// lockActiveGroup is a no-op write on the group row, conditional on its
+// status: it takes the row's lock (PostgreSQL) or the write lock (SQLite),
+// so a concurrent FinalizeGroup, addition or removal either waits for this
+// transaction or has already committed. domain.ErrNotFound when the group
+// is not active.
+func (s *DB) lockActiveGroup(ctx context.Context, groupID string) error {
+	res, err := s.exec(ctx, `UPDATE groups SET status = 'activo' WHERE id = ? AND status = 'activo'`, groupID)
+	return s.expectOne(res, err)
+}
+
+// notInGroup keeps the students the group does not list yet.
+func (s *DB) notInGroup(ctx context.Context, groupID string, students []domain.GroupStudent) ([]domain.GroupStudent, error) {
+	present := map[string]bool{}
+	for start := 0; start < len(students); start += membershipBatch {
+		part := students[start:min(start+membershipBatch, len(students))]
+		args := []any{groupID}
+		for _, st := range part {
+			args = append(args, st.Email)
+		}
+		rows, err := s.query(ctx, `SELECT email FROM group_students WHERE group_id = ? AND email IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var e string
+			if err := rows.Scan(&e); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			present[e] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	fresh := make([]domain.GroupStudent, 0, len(students))
+	for _, st := range students {
+		if !present[st.Email] {
+			fresh = append(fresh, st)
+		}
+	}
+	return fresh, nil
+}
+
+func (s *DB) RemoveGroupStudent(ctx context.Context, groupID, email string) error {
+	email = domain.NormalizeEmail(email)
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		if err := tx.lockActiveGroup(ctx, groupID); err != nil {
+			return fmt.Errorf("remove a student from group %s: %w", groupID, err)
+		}
+		res, err := tx.exec(ctx, `DELETE FROM group_students WHERE group_id = ? AND email = ?`, groupID, email)
+		if err := tx.expectOne(res, err); err != nil {
+			return fmt.Errorf("student %s of group %s: %w", email, groupID, err)
+		}
+		_, err = tx.exec(ctx, `DELETE FROM active_memberships WHERE email = ? AND group_id = ?`, email, groupID)
+		return err
+	})
+}
+
+func (s *DB) FinalizeGroup(ctx context.Context, groupID string, at time.Time) error {
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		res, err := tx.exec(ctx, `UPDATE groups SET status = 'finalizado', finalized_at = ? WHERE id = ? AND status = 'activo'`, ms(at), groupID)
+		if err := tx.expectOne(res, err); err != nil {
+			return fmt.Errorf("finalize group %s: %w", groupID, err)
+		}
+		_, err = tx.exec(ctx, `DELETE FROM active_memberships WHERE group_id = ?`, groupID)
+		return err
+	})
 }

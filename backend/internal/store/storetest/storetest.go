@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -42,6 +43,10 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"TxRollback":        testTxRollback,
 		"TxReadsOwnWrites":  testTxReadsOwnWrites,
 		"GroupsByStudent":   testGroupsByStudent,
+		"ExclusiveMember":   testExclusiveMembershipRace,
+		"TakeLimit":         testTakeLimit,
+		"ChunkLimits":       testChunkLimits,
+		"ChunkLimitRace":    testChunkLimitRace,
 		"AddToFinalized":    testAddToFinalizedGroup,
 		"LastLogin":         testLastLogin,
 		"LargeMailInLookup": testLargeMailInLookup,
@@ -383,14 +388,12 @@ func testTxRollback(t *testing.T, s store.Store) {
 	}
 }
 
+// testGroupsByStudent: a student is a member of at most one active group;
+// membership ends when the group is finalized or the student removed.
 func testGroupsByStudent(t *testing.T, s store.Store) {
 	g1 := newGroup(t, s, "t1@utpl.edu.ec", "est@utpl.edu.ec", "otra@utpl.edu.ec")
-	g2 := newGroup(t, s, "t2@utpl.edu.ec", "EST@utpl.edu.ec")
-	g2.CreatedAt = g1.CreatedAt.Add(time.Minute) // the newer group
-	for _, g := range []domain.Group{g1, g2} {
-		if err := s.CreateGroup(ctx, g); err != nil {
-			t.Fatal(err)
-		}
+	if err := s.CreateGroup(ctx, g1); err != nil {
+		t.Fatal(err)
 	}
 	for _, mail := range []string{"est@utpl.edu.ec", "Est@UTPL.edu.ec", " otra@utpl.edu.ec "} {
 		if ok, err := s.IsActiveGroupMember(ctx, mail); err != nil || !ok {
@@ -398,23 +401,92 @@ func testGroupsByStudent(t *testing.T, s store.Store) {
 		}
 	}
 	got, err := s.ActiveGroupOfStudent(ctx, "Est@utpl.edu.ec")
-	if err != nil || got.ID != g2.ID || got.Carrera != g2.Carrera || got.DocenteEmail != "t2@utpl.edu.ec" || got.Status != domain.GroupActive {
-		t.Fatalf("ActiveGroupOfStudent = %+v, %v; want the newer group %s", got, err, g2.ID)
+	if err != nil || got.ID != g1.ID || got.Carrera != g1.Carrera || got.DocenteEmail != "t1@utpl.edu.ec" || got.Status != domain.GroupActive {
+		t.Fatalf("ActiveGroupOfStudent = %+v, %v; want %s", got, err, g1.ID)
 	}
 	if got.Estudiantes != nil {
 		t.Fatalf("ActiveGroupOfStudent loaded the roster: %+v", got.Estudiantes)
 	}
+
+	// Another tutor's group with a member of g1 is refused whole.
+	g2 := newGroup(t, s, "t2@utpl.edu.ec", "nuevo@utpl.edu.ec", "EST@utpl.edu.ec")
+	var taken *store.MembersTakenError
+	if err := s.CreateGroup(ctx, g2); !errors.As(err, &taken) || !slices.Equal(taken.Emails, []string{"est@utpl.edu.ec"}) {
+		t.Fatalf("CreateGroup with a member of another active group: err = %v, want MembersTakenError [est]", err)
+	}
+	if _, err := s.GetGroup(ctx, g2.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("refused group was written: %v", err)
+	}
+	if ok, _ := s.IsActiveGroupMember(ctx, "nuevo@utpl.edu.ec"); ok {
+		t.Fatal("a student of a refused group became a member")
+	}
+	g2 = newGroup(t, s, "t2@utpl.edu.ec", "nuevo@utpl.edu.ec")
+	if err := s.CreateGroup(ctx, g2); err != nil {
+		t.Fatal(err)
+	}
+	// Adding refuses the whole call, naming only the taken students.
+	n, err := s.AddGroupStudents(ctx, g2.ID, []domain.GroupStudent{{Email: "libre@utpl.edu.ec", AddedAt: now()},
+		{Email: "OTRA@utpl.edu.ec", AddedAt: now()}, {Email: "est@utpl.edu.ec", AddedAt: now()}})
+	if !errors.As(err, &taken) || n != 0 || !slices.Equal(taken.Emails, []string{"otra@utpl.edu.ec", "est@utpl.edu.ec"}) {
+		t.Fatalf("AddGroupStudents with members of another group = %d, %v; want 0, MembersTakenError [otra est]", n, err)
+	}
+	if got, _ := s.GetGroup(ctx, g2.ID); len(got.Estudiantes) != 1 {
+		t.Fatalf("a refused addition added students: %+v", got.Estudiantes)
+	}
+	if ok, _ := s.IsActiveGroupMember(ctx, "libre@utpl.edu.ec"); ok {
+		t.Fatal("a student of a refused addition became a member")
+	}
+
+	// Removing a student ends the membership at once and frees them.
+	if err := s.RemoveGroupStudent(ctx, g1.ID, "EST@utpl.edu.ec"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.IsActiveGroupMember(ctx, "est@utpl.edu.ec"); err != nil || ok {
+		t.Fatalf("IsActiveGroupMember after removal = %v, %v; want false", ok, err)
+	}
+	if _, err := s.ActiveGroupOfStudent(ctx, "est@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("ActiveGroupOfStudent after removal: %v", err)
+	}
+	if got, _ := s.GetGroup(ctx, g1.ID); got.HasStudent("est@utpl.edu.ec") || !got.HasStudent("otra@utpl.edu.ec") {
+		t.Fatalf("group after removal = %+v", got.Estudiantes)
+	}
+	if err := s.RemoveGroupStudent(ctx, g1.ID, "est@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("removing a student the group does not list: %v", err)
+	}
+	if err := s.RemoveGroupStudent(ctx, g2.ID, "otra@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("removing another group's student: %v", err)
+	}
+	if ok, _ := s.IsActiveGroupMember(ctx, "otra@utpl.edu.ec"); !ok {
+		t.Fatal("a refused removal ended another group's membership")
+	}
+	if n, err := s.AddGroupStudents(ctx, g2.ID, []domain.GroupStudent{{Email: "est@utpl.edu.ec", AddedAt: now()}}); err != nil || n != 1 {
+		t.Fatalf("adding the removed student to another group = %d, %v", n, err)
+	}
+	if got, err := s.ActiveGroupOfStudent(ctx, "est@utpl.edu.ec"); err != nil || got.ID != g2.ID {
+		t.Fatalf("ActiveGroupOfStudent after moving = %+v, %v; want %s", got, err, g2.ID)
+	}
+
+	// Finalizing frees the group's students for another group.
 	if err := s.FinalizeGroup(ctx, g2.ID, now()); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.RemoveGroupStudent(ctx, g2.ID, "nuevo@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("removing from a finalized group: %v", err)
+	}
+	if got, _ := s.GetGroup(ctx, g2.ID); len(got.Estudiantes) != 2 {
+		t.Fatalf("a finalized group keeps its students as history: %+v", got.Estudiantes)
+	}
+	if n, err := s.AddGroupStudents(ctx, g1.ID, []domain.GroupStudent{{Email: "est@utpl.edu.ec", AddedAt: now()}}); err != nil || n != 1 {
+		t.Fatalf("adding a student of a finalized group = %d, %v", n, err)
+	}
 	if got, err := s.ActiveGroupOfStudent(ctx, "est@utpl.edu.ec"); err != nil || got.ID != g1.ID {
-		t.Fatalf("after finalizing the newer group = %+v, %v; want %s", got, err, g1.ID)
+		t.Fatalf("ActiveGroupOfStudent = %+v, %v; want %s", got, err, g1.ID)
 	}
 	if err := s.FinalizeGroup(ctx, g1.ID, now()); err != nil {
 		t.Fatal(err)
 	}
 	// Membership ends with the group, at once.
-	for _, mail := range []string{"est@utpl.edu.ec", "otra@utpl.edu.ec", "nadie@utpl.edu.ec"} {
+	for _, mail := range []string{"est@utpl.edu.ec", "otra@utpl.edu.ec", "nuevo@utpl.edu.ec", "nadie@utpl.edu.ec"} {
 		if ok, err := s.IsActiveGroupMember(ctx, mail); err != nil || ok {
 			t.Fatalf("IsActiveGroupMember(%q) after finalize = %v, %v; want false", mail, ok, err)
 		}

@@ -46,8 +46,9 @@ function SignedIn({ student }: { student: Member }) {
 
 // MembersTable lists a group's students with a filter box, their practice
 // figures, and a link to each student's attempts. Without a known name the
-// link is on the email.
-export function MembersTable({ students, caption }: { students: Member[]; caption: string }) {
+// link is on the email. With onRemove, each row has a "Quitar" button (the
+// active group's list).
+export function MembersTable({ students, caption, onRemove }: { students: Member[]; caption: string; onRemove?: (student: Member) => void }) {
   const [filter, setFilter] = useState('')
   const id = useId()
   const q = filter.trim().toLowerCase()
@@ -72,6 +73,11 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
               <th scope="col" className="py-2 pr-4 font-semibold">Promedio</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Tendencia</th>
               <th scope="col" className="py-2 font-semibold">Última actividad</th>
+              {onRemove && (
+                <th scope="col" className="py-2 pl-4 font-semibold">
+                  <span className="sr-only">Acciones</span>
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -96,6 +102,18 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
                   <TrendLabel trend={s.trend ?? ''} />
                 </td>
                 <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
+                {onRemove && (
+                  <td className="py-2 pl-4">
+                    <button
+                      type="button"
+                      onClick={() => onRemove(s)}
+                      aria-label={`Quitar a ${s.name || s.email} del grupo`}
+                      className="rounded-md border border-red-700 px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
+                    >
+                      Quitar
+                    </button>
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -78,4 +78,14 @@ describe('StudentsPage', () => {
     // The email still opens the student's attempts.
     expect(screen.getByRole('link', { name: 'ana@utpl.edu.ec: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/ana@utpl.edu.ec')
   })
+
+  it('offers to remove each student, named in the button for screen readers', async () => {
+    renderPage({
+      group,
+      infoUnavailable: false,
+      students: [member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', signedIn: true }), member({ email: 'luis@utpl.edu.ec', name: '', signedIn: false })],
+    })
+    expect(await screen.findByRole('button', { name: 'Quitar a Ana Pérez del grupo' })).toHaveTextContent('Quitar')
+    expect(screen.getByRole('button', { name: 'Quitar a luis@utpl.edu.ec del grupo' })).toBeInTheDocument()
+  })
 })

@@ -274,6 +274,42 @@ describe('UploadQueue', () => {
     warn.mockRestore()
   })
 
+  it('drops a take over the phase\'s limit once, and says so in the status', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const message = 'Esta fase ya tiene 2 grabaciones, el máximo en simulacro: no se pueden agregar más.'
+    let refuse = ''
+    const server = fakeServer((req) => (req.method === 'PUT' && req.path === refuse ? apiError(409, 'too_many_takes', message) : undefined))
+    const over = await recording(['x-0', 'x-1'])
+    refuse = base(over)
+    const q = queue()
+    await q.flush()
+    expect(server.requests.filter((r) => r.path.startsWith(base(over)))).toHaveLength(1)
+    expect(await getRecording(over)).toBeUndefined()
+    expect(q.getStatus()).toMatchObject({ halted: false, pendingChunks: 0, lastError: { kind: 'refused', code: 'too_many_takes', message, retrying: false } })
+    // The next take goes up and clears the notice.
+    const next = await recording(['y-0'])
+    await q.flush()
+    expect(server.completed.has(next)).toBe(true)
+    expect(q.getStatus().lastError).toBeNull()
+    warn.mockRestore()
+  })
+
+  it.each([
+    ['storage_quota_exceeded', 'Sus grabaciones ya ocupan el espacio permitido (500 MB).'],
+    ['recording_too_large', 'La grabación supera el tamaño máximo de 64 MB.'],
+  ])('parks a recording whose chunk the server refuses for a limit (409 %s), keeping its audio, without retrying', async (code, message) => {
+    const server = fakeServer((req) => (req.path.endsWith('/chunks/1') ? apiError(409, code, message) : undefined))
+    const rid = await recording(['a', 'b', 'c'])
+    const q = queue()
+    const err = (await q.flush().catch((e: unknown) => e)) as UploadError
+    expect(err).toMatchObject({ kind: 'rejected', code, message, recordingId: rid, seq: 1, retrying: false })
+    expect(q.getStatus().lastError).toMatchObject({ code, message })
+    expect((await listPendingChunks(A)).map((c) => c.seq)).toEqual([1, 2])
+    expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1)
+    await expect(q.flush()).rejects.toMatchObject({ code })
+    expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1) // still not retried in a loop
+  })
+
   it('parks a take refused with another 409 on registration, keeping its audio', async () => {
     const server = fakeServer((_req, n) => (n === 1 ? apiError(409, 'otra_cosa', 'Otro conflicto') : undefined))
     const rid = await recording(['kept'])

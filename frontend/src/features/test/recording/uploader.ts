@@ -12,16 +12,19 @@ import type { ChunkRow, RecordingRow } from './store'
 // Network errors, timeouts, 408, 429 and 5xx are retried with exponential
 // backoff and jitter; nothing is sent while the browser says it is offline.
 // The one exception to keeping audio: a take whose registration the server
-// refuses for good (its phase had not started, or the tutor already graded
-// the attempt) can never be uploaded, so it is dropped with a warning in the
-// console instead of waiting forever.
+// refuses for good (its phase had not started, the tutor already graded the
+// attempt, or the phase has as many takes as allowed) can never be uploaded,
+// so it is dropped with a warning in the console instead of waiting forever;
+// a take over the limit also says so in the status. A chunk refused for a
+// limit (the recording's size, the student's storage) parks its recording
+// like any other 409: nothing is retried in a loop.
 
 export type UploadErrorKind =
   | 'transient' // network, timeout, 408, 429, 5xx: retried automatically
   | 'storage' // IndexedDB failed: retried automatically
   | 'conflict' // 409 chunk_conflict: a bug; the chunk is kept, the recording waits
   | 'missing' // 409 chunks_missing on complete: the server lacks chunks we no longer have
-  | 'refused' // 409 phase_not_started / attempt_graded on registering a take: dropped for good
+  | 'refused' // 409 phase_not_started / attempt_graded / too_many_takes on registering a take: dropped for good
   | 'rejected' // another 4xx on one recording (e.g. its phase is not recorded)
   | 'gone' // 404: the attempt is gone or not ours; the queue halts
   | 'auth' // 401/403: signed out; the queue halts until retry()
@@ -43,7 +46,7 @@ export interface UploadStatus {
   pendingRecordings: number // stopped recordings still waiting for the complete call
   uploading: boolean // a request is in flight
   online: boolean // navigator.onLine
-  lastError: UploadError | null // cleared by the next success
+  lastError: UploadError | null // a retried error or a dropped take's notice: cleared by the next success
   halted: boolean // stopped by stop(), a 404 or a 401/403 (see retry())
 }
 
@@ -79,7 +82,7 @@ type Work =
   | { type: 'empty'; rec: RecordingRow } // stopped with no audio: nothing to send
 
 // The server's codes for a take it will never register.
-const refusedForGood = new Set(['phase_not_started', 'attempt_graded'])
+const refusedForGood = new Set(['phase_not_started', 'attempt_graded', 'too_many_takes'])
 
 const isOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false
 
@@ -262,7 +265,10 @@ export class UploadQueue {
         try {
           await this.perform(work)
           this.failures = 0
-          if (this.status.lastError?.retrying) this.setStatus({ lastError: null })
+          // A retried error is over; so is the notice of a dropped take once
+          // another take goes up.
+          const last = this.status.lastError
+          if (last?.retrying || last?.kind === 'refused') this.setStatus({ lastError: null })
         } catch (e) {
           if (this.stopped) return
           const err = this.classify(e, work)
@@ -353,6 +359,9 @@ export class UploadQueue {
     console.warn(`recording upload: the server refused take ${rec.id} of phase ${rec.phase} for good (${err.code}: ${err.message}); dropping it`)
     await store.deleteRecording(rec.id)
     this.created.delete(rec.id)
+    // The student should know this part was not kept (the server's Spanish
+    // message); the other refusals concern takes nobody expects to keep.
+    if (err.code === 'too_many_takes') this.setStatus({ lastError: err })
     void this.refreshCounts()
   }
 
