@@ -42,7 +42,7 @@ func TestCaseBankIsCapped(t *testing.T) {
 	}
 	c := validCase(7)
 	third := domain.Case{DegreeID: "derecho", Area: c.Area, Title: c.Title, Facts: c.Facts, Questions: c.Questions, FollowUps: c.FollowUps,
-		KeyPoints: c.KeyPoints, LegalBases: c.LegalBases, Status: domain.CaseActive}
+		KeyPoints: c.KeyPoints, LegalBases: c.LegalBases, Difficulty: domain.DifficultyBasic, Status: domain.CaseActive}
 	if _, err := cat.CreateCase(ctx, third); err != nil {
 		t.Fatal(err)
 	}
