@@ -62,26 +62,28 @@ func Warn(ctx context.Context, l *slog.Logger, event string, attrs ...slog.Attr)
 
 // write puts the event name first, then the actor (an attribute given
 // explicitly, such as the userId of a sign-in that has no session yet,
-// replaces the actor's), then the rest.
+// takes the actor's place), then the rest.
 func write(ctx context.Context, l *slog.Logger, level slog.Level, event string, attrs []slog.Attr) {
 	if l == nil {
 		l = slog.Default()
 	}
-	given := make(map[string]bool, len(attrs))
-	for _, a := range attrs {
-		given[a.Key] = true
-	}
 	actor := ActorFrom(ctx)
 	out := make([]slog.Attr, 0, len(attrs)+5)
 	out = append(out, slog.String("event", event))
+	rest := attrs
 	for _, a := range []slog.Attr{
 		slog.String("userId", actor.UserID), slog.String("sessionId", actor.SessionID),
 		slog.String("ip", actor.IP), slog.String("via", actor.Via),
 	} {
-		if !given[a.Key] {
-			out = append(out, a)
+		for i, g := range rest {
+			if g.Key == a.Key {
+				a = g
+				rest = append(rest[:i:i], rest[i+1:]...)
+				break
+			}
 		}
+		out = append(out, a)
 	}
-	out = append(out, attrs...)
+	out = append(out, rest...)
 	l.LogAttrs(ctx, level, Message, out...)
 }
