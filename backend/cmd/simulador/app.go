@@ -16,6 +16,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/firestore"
@@ -71,6 +72,11 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 		groups:  groups.NewService(st),
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
 	}
+	var mailer mail.Sender
+	if m := mail.NewSMTP(cfg.Mail); m != nil {
+		mailer = m
+	}
+	a.auth.Configure(auth.Options{Log: log, Mailer: mailer, PublicURL: cfg.Mail.PublicURL, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
 	a.feedback = feedback.NewService(st)

@@ -48,14 +48,15 @@ func SetUser(ctx context.Context, userID, sessionID string) {
 	}
 }
 
-// Info logs an event at INFO: something that happened as it should (a
-// sign-in, a password change).
+// Info logs an event at INFO: what happens in the normal course of things,
+// failures included (a sign-in, a mistyped password, a password change).
 func Info(ctx context.Context, l *slog.Logger, event string, attrs ...slog.Attr) {
 	write(ctx, l, slog.LevelInfo, event, attrs)
 }
 
-// Warn logs an event at WARNING: a failure or refusal worth a look (a
-// failed sign-in, a throttled one, an authorization denial).
+// Warn logs an event at WARNING: a refusal that suggests someone is trying
+// what they should not (a throttled sign-in, a rate limit reached, an
+// authorization denial).
 func Warn(ctx context.Context, l *slog.Logger, event string, attrs ...slog.Attr) {
 	write(ctx, l, slog.LevelWarn, event, attrs)
 }

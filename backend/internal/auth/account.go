@@ -71,7 +71,7 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, current, ne
 	}
 	if err := s.checkOwnPassword(ctx, u, current); err != nil {
 		if errors.Is(err, errWrongPassword) {
-			audit.Warn(ctx, s.log, "auth.password.change_failure", slog.String("reason", "wrong_password"))
+			audit.Info(ctx, s.log, "auth.password.change_failure", slog.String("reason", "wrong_password"))
 		}
 		return 0, err
 	}
@@ -128,4 +128,16 @@ func (s *Service) EndOtherSessions(ctx context.Context, u domain.User, keep stri
 	}
 	audit.Info(ctx, s.log, "auth.session.revoked", slog.String("scope", "others"), slog.Int("count", n))
 	return n, nil
+}
+
+// SweepExpired deletes one-time tokens and rate-limit counters whose time
+// is over; the server calls it periodically.
+func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
+	now := s.now().UTC()
+	tokens, err := s.store.DeleteExpiredTokens(ctx, now)
+	if err != nil {
+		return tokens, err
+	}
+	limits, err := s.store.DeleteExpiredRateLimits(ctx, now)
+	return tokens + limits, err
 }

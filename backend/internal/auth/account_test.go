@@ -2,8 +2,8 @@ package auth
 
 import (
 	"bytes"
-	"crypto/tls"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"mime/quotedprintable"
@@ -71,7 +71,10 @@ func TestChangePasswordKeepsTheCurrentSessionAndEndsTheOthers(t *testing.T) {
 	if code := errorCode(func() error { _, err := f.s.ChangePassword(ctx, f.member, goodPassword, "123", current.ID); return err }()); code != "weak_password" {
 		t.Fatalf("weak new password: %s", code)
 	}
-	if code := errorCode(func() error { _, err := f.s.ChangePassword(ctx, f.member, goodPassword, goodPassword, current.ID); return err }()); code != "same_password" {
+	if code := errorCode(func() error {
+		_, err := f.s.ChangePassword(ctx, f.member, goodPassword, goodPassword, current.ID)
+		return err
+	}()); code != "same_password" {
 		t.Fatalf("same password: %s", code)
 	}
 	if _, err := f.s.ChangePassword(ctx, f.member, "mala-clave", "otra-clave-larga-9", current.ID); errorCode(err) != "wrong_password" {
@@ -348,7 +351,7 @@ func TestTOTPEnrolmentSignInAndRecoveryCodes(t *testing.T) {
 	// ...and expires after five minutes.
 	f.clock = f.clock.Add(15 * time.Minute)
 	pending, _ = f.s.BeginSecondFactor(ctx, f.tutor)
-	f.clock = f.clock.Add(mfaLoginLifetime)
+	f.clock = f.clock.Add(MFALoginLifetime)
 	if _, _, err := f.s.FinishSecondFactor(ctx, pending, code(t, setup.Secret, f.clock)); errorCode(err) != "mfa_expired" {
 		t.Fatalf("a pending sign-in five minutes old: %v", err)
 	}
@@ -390,4 +393,3 @@ func TestResetMFAFromTheTerminal(t *testing.T) {
 		t.Fatalf("reset without MFA: %v", err)
 	}
 }
-

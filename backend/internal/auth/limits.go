@@ -34,7 +34,7 @@ var (
 	limitTOTP = limit{"totp", 10, 15 * time.Minute}
 	// Codes typed in one sign-in waiting for its second factor; past
 	// this the sign-in must start again from the password.
-	limitMFAAttempt = limit{"mfa_attempt", 5, mfaLoginLifetime}
+	limitMFAAttempt = limit{"mfa_attempt", 5, MFALoginLifetime}
 )
 
 // check counts one event of l for subject and refuses it (a Spanish

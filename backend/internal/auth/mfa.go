@@ -35,8 +35,8 @@ const (
 	recoveryCodes      = 10
 	recoveryCodeLength = 10
 	recoveryAlphabet   = "abcdefghjkmnpqrstuvwxyz23456789" // no 0/o, 1/l/i
-	// mfaLoginLifetime is how long a sign-in waits for its code.
-	mfaLoginLifetime = 5 * time.Minute
+	// MFALoginLifetime is how long a sign-in waits for its code.
+	MFALoginLifetime = 5 * time.Minute
 )
 
 var totpOpts = totp.ValidateOpts{Period: totpPeriod, Skew: 0, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
@@ -139,7 +139,7 @@ func (s *Service) ConfirmTOTP(ctx context.Context, u domain.User, code string) (
 	}
 	step, ok := matchTOTP(m.Secret, code, s.now())
 	if !ok {
-		audit.Warn(ctx, s.log, "auth.mfa.failure", slog.String("reason", "invalid_code"), slog.String("during", "enrolment"))
+		audit.Info(ctx, s.log, "auth.mfa.failure", slog.String("reason", "invalid_code"), slog.String("during", "enrolment"))
 		return nil, errInvalidCode
 	}
 	codes, hashes, err := newRecoveryCodes()
@@ -221,7 +221,7 @@ func (s *Service) SecondFactorRequired(ctx context.Context, u domain.User) (bool
 
 // BeginSecondFactor records, on the server, that u's password was right
 // and the sign-in waits for a code; the token names that state (the
-// browser keeps it in an HttpOnly cookie) for mfaLoginLifetime.
+// browser keeps it in an HttpOnly cookie) for MFALoginLifetime.
 func (s *Service) BeginSecondFactor(ctx context.Context, u domain.User) (string, error) {
 	token, err := randomToken(32)
 	if err != nil {
@@ -229,7 +229,7 @@ func (s *Service) BeginSecondFactor(ctx context.Context, u domain.User) (string,
 	}
 	now := s.now().UTC()
 	err = s.store.CreateToken(ctx, domain.OneTimeToken{Hash: hashToken(token), Kind: domain.TokenMFALogin, UserID: u.ID,
-		CreatedAt: now, ExpiresAt: now.Add(mfaLoginLifetime)})
+		CreatedAt: now, ExpiresAt: now.Add(MFALoginLifetime)})
 	if err != nil {
 		return "", err
 	}
@@ -307,7 +307,7 @@ func withUser(a audit.Actor, userID string) audit.Actor {
 // names the moment for the failure event.
 func (s *Service) useSecondFactor(ctx context.Context, m domain.MFA, code, during string) (string, error) {
 	fail := func(reason string) (string, error) {
-		audit.Warn(ctx, s.log, "auth.mfa.failure", slog.String("userId", m.UserID), slog.String("reason", reason), slog.String("during", during))
+		audit.Info(ctx, s.log, "auth.mfa.failure", slog.String("userId", m.UserID), slog.String("reason", reason), slog.String("during", during))
 		return "", errInvalidCode
 	}
 	code = normalizeCode(code)

@@ -138,7 +138,7 @@ func (s *Service) UseReset(ctx context.Context, token, password, ip string) erro
 		return err
 	}
 	fail := func(err error, reason, userID string) error {
-		audit.Warn(ctx, s.log, "auth.password.reset_failure", slog.String("reason", reason), slog.String("targetUserId", userID))
+		audit.Info(ctx, s.log, "auth.password.reset_failure", slog.String("reason", reason), slog.String("targetUserId", userID))
 		return err
 	}
 	if token == "" || len(token) > 128 {

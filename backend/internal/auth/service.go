@@ -153,7 +153,7 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		failed = true
 		// The account is named by its id when it exists; an unknown
 		// address is not written to the log.
-		audit.Warn(ctx, s.log, "auth.login.failure", slog.String("userId", u.ID), slog.String("method", MethodPassword),
+		audit.Info(ctx, s.log, "auth.login.failure", slog.String("userId", u.ID), slog.String("method", MethodPassword),
 			slog.String("reason", CodeInvalidCredentials), slog.Bool("knownAccount", u.ID != ""))
 		return domain.User{}, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeInvalidCredentials,
 			Message: "El correo o la constraseña son incorrectos"}
@@ -188,7 +188,7 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		return fail()
 	}
 	if u.IsTutor() && s.tutorsRequireMicrosoft {
-		audit.Warn(ctx, s.log, "auth.login.refused", slog.String("userId", u.ID), slog.String("method", MethodPassword),
+		audit.Info(ctx, s.log, "auth.login.refused", slog.String("userId", u.ID), slog.String("method", MethodPassword),
 			slog.String("reason", CodeTutorNeedsMicrosoft))
 		return domain.User{}, &domain.UserError{Kind: domain.ErrForbidden, Code: CodeTutorNeedsMicrosoft,
 			Message: "Los tutores ingresan con su cuenta institucional: use el botón «Iniciar con UTPL», que pide la verificación de la universidad."}
@@ -283,7 +283,7 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 	claims, err := s.microsoft.Verify(ctx, rawIDToken, nonce)
 	if err != nil {
 		if ctx.Err() == nil {
-			audit.Warn(ctx, s.log, "auth.login.failure", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftRejected))
+			audit.Info(ctx, s.log, "auth.login.failure", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftRejected))
 		}
 		return u, false, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeMicrosoftRejected,
 			Message: "No se pudo verificar la cuenta institucional."}
@@ -329,7 +329,7 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 	}
 	switch {
 	case unverified:
-		audit.Warn(ctx, s.log, "auth.login.refused", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftUnverified))
+		audit.Info(ctx, s.log, "auth.login.refused", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftUnverified))
 		return domain.User{}, false, &domain.UserError{Kind: domain.ErrForbidden, Code: CodeMicrosoftUnverified,
 			Message: "Su cuenta institucional no tiene un correo verificado de la universidad, así que no podemos saber qué perfil es el suyo. Consulte al administrador."}
 	case created:

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"time"
@@ -92,6 +93,10 @@ func (a *api) loadGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !res.Skipped {
+		a.event(c, "data.import", slog.String("kind", "roster"), slog.String("groupId", res.Group.ID),
+			slog.Int("students", len(res.Group.Estudiantes)))
+	}
 	dto, err := a.toGroupDTO(c, res.Group)
 	if err != nil {
 		return err
@@ -134,6 +139,7 @@ func (a *api) respondAdded(c echo.Context, in groups.AddInput) error {
 	if err != nil {
 		return err
 	}
+	a.event(c, "data.import", slog.String("kind", "roster_additions"), slog.String("groupId", res.Group.ID), slog.Int("students", res.Added))
 	dto, err := a.toGroupDTO(c, res.Group)
 	if err != nil {
 		return err

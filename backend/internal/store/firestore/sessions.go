@@ -5,8 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
