@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
-import { pathSegment, trendText } from '../lib/students'
+import { trendText } from '../lib/students'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
@@ -45,9 +45,10 @@ function SignedIn({ student }: { student: Member }) {
 }
 
 // MembersTable lists a group's students with a filter box, their practice
-// figures, and a link to each student's attempts. Without a known name the
-// link is on the email.
-export function MembersTable({ students, caption }: { students: Member[]; caption: string }) {
+// figures, and a link to each student's attempts (for those with a
+// profile). Without a known name the link is on the email. With onReset,
+// each student with a profile gets a button to reset their password.
+export function MembersTable({ students, caption, onReset }: { students: Member[]; caption: string; onReset?: (m: Member) => void }) {
   const [filter, setFilter] = useState('')
   const id = useId()
   const q = filter.trim().toLowerCase()
@@ -71,7 +72,12 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
               <th scope="col" className="py-2 pr-4 font-semibold">Última nota</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Promedio</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Tendencia</th>
-              <th scope="col" className="py-2 font-semibold">Última actividad</th>
+              <th scope="col" className={`py-2 font-semibold ${onReset ? 'pr-4' : ''}`}>Última actividad</th>
+              {onReset && (
+                <th scope="col" className="py-2 font-semibold">
+                  Contraseña
+                </th>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -81,10 +87,10 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
                   {s.name === null ? (
                     <span title="Dato no disponible">—</span>
                   ) : (
-                    <AttemptsLink email={s.email}>{s.name || s.email}</AttemptsLink>
+                    <AttemptsLink id={s.userId}>{s.name || s.email}</AttemptsLink>
                   )}
                 </td>
-                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink email={s.email}>{s.email}</AttemptsLink> : s.email}</td>
+                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink id={s.userId}>{s.email}</AttemptsLink> : s.email}</td>
                 <td className="py-2 pr-4">
                   <SignedIn student={s} />
                 </td>
@@ -95,7 +101,21 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
                 <td className="py-2 pr-4">
                   <TrendLabel trend={s.trend ?? ''} />
                 </td>
-                <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
+                <td className={`py-2 ${onReset ? 'pr-4' : ''}`}>{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
+                {onReset && (
+                  <td className="py-2">
+                    {s.userId && (
+                      <button
+                        type="button"
+                        onClick={() => onReset(s)}
+                        aria-label={`Restablecer la contraseña de ${s.name || s.email}`}
+                        className="rounded-lg border border-brand-700 px-3 py-1.5 text-sm font-semibold whitespace-nowrap text-brand-700 hover:bg-brand-50"
+                      >
+                        Restablecer
+                      </button>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>
@@ -106,9 +126,12 @@ export function MembersTable({ students, caption }: { students: Member[]; captio
   )
 }
 
-function AttemptsLink({ email, children }: { email: string; children: ReactNode }) {
+// AttemptsLink opens a student's attempts, named by user id; a student
+// without a profile has made none, and gets plain text.
+function AttemptsLink({ id, children }: { id?: string; children: ReactNode }) {
+  if (!id) return <>{children}</>
   return (
-    <Link to={`/admin/estudiantes/${pathSegment(email)}`} className="font-medium text-brand-700 underline">
+    <Link to={`/admin/estudiantes/${encodeURIComponent(id)}`} className="font-medium text-brand-700 underline">
       {children}
       <span className="sr-only">: ver intentos</span>
     </Link>
