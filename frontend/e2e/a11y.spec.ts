@@ -23,7 +23,7 @@ test('public pages', async ({ page }) => {
 
 test('signed-in pages', async ({ page, server }) => {
   await signIn(page, await server.createUser('tutor'))
-  for (const path of ['/auth/carreras', '/test', '/admin']) {
+  for (const path of ['/auth/carreras', '/auth/cuenta', '/test', '/admin']) {
     await page.goto(path)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
     await expectAccessible(page)

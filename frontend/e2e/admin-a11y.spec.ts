@@ -1,7 +1,7 @@
 // axe-core finds no serious or critical violation on the tutor's pages,
 // on a desktop and at 360 px.
 import { signIn } from './support/fixtures'
-import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt, expectAccessible } from './support/admin'
+import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt, expectAccessible, userIdOf } from './support/admin'
 
 for (const width of [1280, 360]) {
   test(`tutor pages are accessible at ${width} px`, async ({ page, server }) => {
@@ -24,7 +24,7 @@ for (const width of [1280, 360]) {
       `/admin/calificar/${waiting.id}`,
       `/admin/calificar/${graded.id}`,
       '/admin/estudiantes',
-      `/admin/estudiantes/${student.email}`,
+      `/admin/estudiantes/${await userIdOf(studentApi)}`,
       '/admin/casos',
       '/admin/casos/nuevo',
       `/admin/casos/${demoCase.id}`,

@@ -20,6 +20,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/gcloud"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/firestore"
@@ -82,6 +83,11 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 		catalog: catalog.NewService(st, cfg.AllowShortTimings),
 		media:   mediaStore,
 	}
+	var mailer mail.Sender
+	if m := mail.NewSMTP(cfg.Mail); m != nil {
+		mailer = m
+	}
+	a.auth.Configure(auth.Options{Log: log, Mailer: mailer, PublicURL: cfg.Mail.PublicURL, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
 	a.catalog.SetMaxCasesPerDegree(cfg.MaxCasesPerDegree)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
@@ -42,6 +44,7 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return withProblems(err)
 		}
+		audit.Info(ctx, a.log, "data.import", slog.String("kind", "cases"), slog.Int("created", res.Created), slog.Int("updated", res.Updated))
 		fmt.Fprintf(stdout, "imported %s: %d created, %d updated\n", fs.Arg(0), res.Created, res.Updated)
 		return nil
 	case "export":
@@ -71,6 +74,7 @@ func casesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
+		audit.Info(ctx, a.log, "data.export", slog.String("kind", "cases"), slog.String("format", "json"), slog.Int("cases", len(cases)))
 		return catalog.WriteJSON(stdout, cases)
 	}
 	fmt.Fprint(stderr, usage)

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
@@ -25,6 +26,8 @@ Commands:
   users set-password --email E  a new password from standard input; ends the
                                 user's sessions
   users set-role --email E --role tutor|estudiante
+  users reset-mfa --email E     turn off a tutor's two-step verification (a
+                                lost phone); they sign in with the password
   cases import FILE             import cases (.json or .csv exchange format)
   cases export [--degree NAME]  print the case bank as JSON
   analyze [--case FILE] [--duration SECONDS] < transcript.txt
@@ -64,9 +67,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "serve":
 		return serve(ctx, args[1:], stderr)
 	case "users":
-		return usersCommand(ctx, args[1:], stdin, stdout, stderr)
+		return usersCommand(cliActor(ctx), args[1:], stdin, stdout, stderr)
 	case "cases":
-		return casesCommand(ctx, args[1:], stdout, stderr)
+		return casesCommand(cliActor(ctx), args[1:], stdout, stderr)
 	case "analyze":
 		return analyzeCommand(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
@@ -75,6 +78,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprint(stderr, usage)
 	return fmt.Errorf("unknown command %q", args[0])
+}
+
+// cliActor marks what a terminal command does, in the security events, as
+// done from the terminal (by whoever has a shell on the server).
+func cliActor(ctx context.Context) context.Context {
+	return audit.WithActor(ctx, audit.Actor{Via: "cli"})
 }
 
 // noArguments refuses what a command's flags left over: a value with spaces

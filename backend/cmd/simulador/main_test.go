@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/catalog"
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 // result is what one command line did.
@@ -30,7 +32,8 @@ func cliEnv(t *testing.T) string {
 	for _, k := range []string{"ADDR", "PORT", "DATABASE_URL", "LOG_LEVEL", "LOG_FORMAT", "COOKIE_SECURE", "TRUST_PROXY",
 		"SESSION_IDLE_TIMEOUT", "SESSION_MAX_AGE", "MS_TENANT_ID", "MS_CLIENT_ID", "MS_AUTHORITY", "MS_CA_FILE",
 		"ALLOW_SHORT_TIMINGS", "RECORDING_RETENTION_DAYS", "TRANSCRIBE_URL", "INTRO_VIDEO_URL", "MEDIA_BUCKET",
-		"STORAGE_EMULATOR_HOST", "FIREBASE_STORAGE_EMULATOR_HOST", "FIRESTORE_EMULATOR_HOST"} {
+		"STORAGE_EMULATOR_HOST", "FIREBASE_STORAGE_EMULATOR_HOST", "FIRESTORE_EMULATOR_HOST",
+		"MS_EMAIL_DOMAINS", "TUTORS_REQUIRE_MICROSOFT", "SMTP_URL", "SMTP_PASSWORD", "MAIL_FROM", "PUBLIC_URL"} {
 		t.Setenv(k, "")
 	}
 	t.Setenv("DATA_DIR", dir)
@@ -458,4 +461,41 @@ func TestAnalyzeReadsTheTranscriptFromStdin(t *testing.T) {
 	}
 	fails(t, "no keyPoints or legalBases", "analyze", "--case", writeFile(t, "vacio.json", `{"title": "x"}`))
 	fails(t, "expected one case, found 2", "analyze", "--case", writeFile(t, "dos.json", `[{"keyPoints":["a"]},{"keyPoints":["b"]}]`))
+}
+
+// A tutor who lost the phone: the operator turns the second factor off
+// from the terminal; the role change and the reset are security events
+// marked as done from the terminal.
+func TestUsersResetMFAAndRoleChangesAreEvents(t *testing.T) {
+	cliEnv(t)
+	t.Setenv("LOG_FORMAT", "json")
+	mustIn(t, "una-clave-segura\n", "users", "create", "--email", "tania@utpl.edu.ec", "--role", "estudiante")
+	r := must(t, "users", "set-role", "--email", "tania@utpl.edu.ec", "--role", "tutor")
+	if !strings.Contains(r.stderr, `"event":"user.role.change"`) || !strings.Contains(r.stderr, `"from":"estudiante","to":"tutor"`) ||
+		!strings.Contains(r.stderr, `"via":"cli"`) {
+		t.Fatalf("no role-change event:\n%s", r.stderr)
+	}
+	fails(t, "no tiene verificación en dos pasos", "users", "reset-mfa", "--email", "tania@utpl.edu.ec")
+	fails(t, "no existe un usuario", "users", "reset-mfa", "--email", "nadie@utpl.edu.ec")
+	fails(t, "--email is required", "users", "reset-mfa")
+
+	ctx := context.Background()
+	a, err := newApp(ctx, io.Discard, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := a.store.GetUserByMail(ctx, "tania@utpl.edu.ec")
+	if err := a.store.PutMFA(ctx, domain.MFA{UserID: u.ID, Secret: "JBSWY3DPEHPK3PXP", EnabledAt: &u.CreatedAt}); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	r = must(t, "users", "reset-mfa", "--email", "TANIA@utpl.edu.ec")
+	if !strings.Contains(r.stdout, "tania@utpl.edu.ec no longer has two-step verification") || !strings.Contains(r.stderr, `"event":"auth.mfa.reset"`) {
+		t.Fatalf("reset-mfa: %s\n%s", r.stdout, r.stderr)
+	}
+	a, _ = newApp(ctx, io.Discard, false)
+	defer a.Close()
+	if _, err := a.store.GetMFA(ctx, u.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("the second factor survived: %v", err)
+	}
 }

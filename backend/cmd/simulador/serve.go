@@ -62,7 +62,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		go a.transcriber.Run(ctx)
 	}
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
-		"microsoft", a.cfg.Microsoft.Enabled(), "transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
+		"microsoft", a.cfg.Microsoft.Enabled(), "tutorsRequireMicrosoft", a.cfg.TutorsRequireMicrosoft, "mail", a.cfg.Mail.Enabled(),
+		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
 	}
@@ -135,6 +136,11 @@ func (a *app) sweepSessions(ctx context.Context) {
 				a.log.Warn("session sweep failed", "err", err)
 			} else if n > 0 {
 				a.log.Debug("expired sessions removed", "count", n)
+			}
+			if n, err := a.auth.SweepExpired(ctx); err != nil {
+				a.log.Warn("token and rate-limit sweep failed", "err", err)
+			} else if n > 0 {
+				a.log.Debug("expired tokens and rate-limit counters removed", "count", n)
 			}
 		}
 	}

@@ -19,7 +19,7 @@ import (
 func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("users: missing subcommand (create, set-password or set-role)")
+		return errors.New("users: missing subcommand (create, set-password, set-role or reset-mfa)")
 	}
 	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -105,6 +105,27 @@ func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return err
 		}
 		fmt.Fprintf(stdout, "%s now has role %s\n", u.Mail, u.Role)
+		return nil
+	case "reset-mfa":
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		if err := noArguments("users reset-mfa", fs); err != nil {
+			return err
+		}
+		if *email == "" {
+			return errors.New("--email is required")
+		}
+		a, err := newApp(ctx, stderr, false)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		u, err := a.auth.ResetMFA(ctx, *email)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s no longer has two-step verification; they sign in with their password and may set it up again\n", u.Mail)
 		return nil
 	}
 	fmt.Fprint(stderr, usage)

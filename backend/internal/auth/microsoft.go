@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,10 +29,33 @@ type MicrosoftClaims struct {
 	TenantID          string `json:"tid"`
 	Email             string `json:"email"`
 	PreferredUsername string `json:"preferred_username"`
-	Name              string `json:"name"`
-	GivenName         string `json:"given_name"`
-	FamilyName        string `json:"family_name"`
-	Nonce             string `json:"nonce"`
+	UPN               string `json:"upn"`
+	// EmailVerified is Entra's optional claim xms_edov ("email domain
+	// owner verified"): the tenant verifies the email claim's domain.
+	EmailVerified flexBool `json:"xms_edov"`
+	Name          string   `json:"name"`
+	GivenName     string   `json:"given_name"`
+	FamilyName    string   `json:"family_name"`
+	Nonce         string   `json:"nonce"`
+
+	// VerifiedEmail is the address the tenant vouches for ("" when
+	// none), and EmailSource the claim it came from; set by Verify.
+	VerifiedEmail string `json:"-"`
+	EmailSource   string `json:"-"`
+}
+
+// flexBool reads a claim sent as true or "true" (Entra's optional
+// claims have been seen as either).
+type flexBool bool
+
+func (b *flexBool) UnmarshalJSON(data []byte) error {
+	switch strings.Trim(strings.ToLower(string(data)), `"`) {
+	case "true", "1":
+		*b = true
+	default:
+		*b = false
+	}
+	return nil
 }
 
 // MicrosoftVerifier verifies ID tokens issued by the configured Entra ID
@@ -144,14 +168,32 @@ func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (Micr
 	if c.ObjectID == "" {
 		return c, errors.New("token without oid")
 	}
-	c.Email = domain.NormalizeEmail(c.Email)
-	if c.Email == "" {
-		c.Email = domain.NormalizeEmail(c.PreferredUsername)
-	}
-	if !domain.ValidEmail(c.Email) {
-		return c, fmt.Errorf("token without a usable email (%q)", c.Email)
-	}
+	c.VerifiedEmail, c.EmailSource = v.verifiedEmail(c)
 	return c, nil
+}
+
+// verifiedEmail picks the address the tenant vouches for. Entra's email
+// claim is the directory's mail attribute, which an administrator (or a
+// guest's home tenant) may set to any address, so it counts only with
+// xms_edov true. Otherwise the user name (preferred_username, or upn)
+// counts when its domain is one of MS_EMAIL_DOMAINS: a user name is unique
+// in the tenant and its domain must be one the tenant verified. A guest's
+// user name (…#EXT#@…) never counts.
+func (v *MicrosoftVerifier) verifiedEmail(c MicrosoftClaims) (email, source string) {
+	if e := domain.NormalizeEmail(c.Email); bool(c.EmailVerified) && domain.ValidEmail(e) {
+		return e, "email+xms_edov"
+	}
+	for _, cand := range []struct{ value, claim string }{{c.PreferredUsername, "preferred_username"}, {c.UPN, "upn"}} {
+		e := domain.NormalizeEmail(cand.value)
+		if !domain.ValidEmail(e) || strings.Contains(e, "#ext#") {
+			continue
+		}
+		domainPart := e[strings.LastIndexByte(e, '@')+1:]
+		if slices.Contains(v.cfg.EmailDomains, domainPart) {
+			return e, cand.claim
+		}
+	}
+	return "", ""
 }
 
 func newNonce() (string, error) {

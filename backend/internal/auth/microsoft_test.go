@@ -24,7 +24,8 @@ func msConfig(t *testing.T, iss *oidctest.Issuer) config.Microsoft {
 	if err := iss.WriteCAFile(ca); err != nil {
 		t.Fatal(err)
 	}
-	return config.Microsoft{TenantID: iss.TenantID(), ClientID: iss.ClientID(), Authority: iss.Authority(), CAFile: ca}
+	return config.Microsoft{TenantID: iss.TenantID(), ClientID: iss.ClientID(), Authority: iss.Authority(), CAFile: ca,
+		EmailDomains: []string{"utpl.edu.ec"}}
 }
 
 func newVerifier(t *testing.T, cfg config.Microsoft) *auth.MicrosoftVerifier {
@@ -85,19 +86,47 @@ func TestMicrosoftVerifierAcceptsTheTenantsToken(t *testing.T) {
 	if err != nil {
 		t.Fatalf("good token refused: %v", err)
 	}
-	if c.Email != "ana.perez@utpl.edu.ec" || c.TenantID != iss.TenantID() || c.ObjectID != ana.OID || c.Name != "Ana Pérez" {
+	if c.VerifiedEmail != "ana.perez@utpl.edu.ec" || c.EmailSource != "preferred_username" || c.TenantID != iss.TenantID() ||
+		c.ObjectID != ana.OID || c.Name != "Ana Pérez" {
 		t.Errorf("claims %+v", c)
 	}
 
-	// Entra sends email only as an optional claim; preferred_username is
-	// the fallback.
-	noEmailClaim := oidctest.User{PreferredUsername: "Luis@utpl.edu.ec", Name: "Luis"}
-	c, err = v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: noEmailClaim, Nonce: "n-1"}), "n-1")
-	if err != nil {
-		t.Fatalf("token with preferred_username only refused: %v", err)
+	// A token without any address is a valid token: the account is known
+	// by tid and oid once linked (see TestMicrosoftVerifiedEmail).
+	c, err = v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: ana, Nonce: "n-1", NoEmail: true}), "n-1")
+	if err != nil || c.VerifiedEmail != "" || c.ObjectID != ana.OID {
+		t.Fatalf("token without email: %+v, %v", c, err)
 	}
-	if c.Email != "luis@utpl.edu.ec" {
-		t.Errorf("email from preferred_username = %q", c.Email)
+}
+
+// Only an address the tenant vouches for counts: the email claim with
+// xms_edov, or a user name in one of MS_EMAIL_DOMAINS (F-14).
+func TestMicrosoftVerifiedEmail(t *testing.T) {
+	iss := oidctest.New(t, oidctest.Options{})
+	v := newVerifier(t, msConfig(t, iss))
+	for _, tc := range []struct {
+		name       string
+		user       oidctest.User
+		want, from string
+	}{
+		{"user name in a verified domain", oidctest.User{PreferredUsername: "Luis@UTPL.edu.ec"}, "luis@utpl.edu.ec", "preferred_username"},
+		{"email claim without xms_edov, user name elsewhere", oidctest.User{Email: "tutora@utpl.edu.ec", PreferredUsername: "intruso@contoso.com"}, "", ""},
+		{"email claim with xms_edov", oidctest.User{Email: "Tutora@utpl.edu.ec", PreferredUsername: "x@contoso.com", EmailVerified: true}, "tutora@utpl.edu.ec", "email+xms_edov"},
+		{"upn in a verified domain", oidctest.User{PreferredUsername: "alias", UPN: "ana.perez@utpl.edu.ec"}, "ana.perez@utpl.edu.ec", "upn"},
+		{"a guest's user name", oidctest.User{Email: "ana@gmail.com", PreferredUsername: "ana_gmail.com#EXT#@utpl.edu.ec"}, "", ""},
+		{"a subdomain that is not listed", oidctest.User{PreferredUsername: "ana@alumnos.utpl.edu.ec"}, "", ""},
+		{"not an address", oidctest.User{Email: "not-an-address"}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.user.OID = ana.OID
+			c, err := v.Verify(context.Background(), mint(t, iss, oidctest.SignIn{User: tc.user, Nonce: "n"}), "n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.VerifiedEmail != tc.want || c.EmailSource != tc.from {
+				t.Errorf("verified email = %q from %q, want %q from %q", c.VerifiedEmail, c.EmailSource, tc.want, tc.from)
+			}
+		})
 	}
 }
 
@@ -126,8 +155,6 @@ func TestMicrosoftVerifierRefuses(t *testing.T) {
 		{"wrong nonce", oidctest.SignIn{User: ana, Nonce: "other"}, "n", "nonce"},
 		{"nonce missing from the token", oidctest.SignIn{User: ana}, "n", "nonce"},
 		{"no nonce expected (no start cookie)", oidctest.SignIn{User: ana, Nonce: "n"}, "", "nonce"},
-		{"no usable email", oidctest.SignIn{User: ana, Nonce: "n", NoEmail: true}, "n", "email"},
-		{"email that is not an address", oidctest.SignIn{User: oidctest.User{Email: "not-an-address", OID: ana.OID}, Nonce: "n"}, "n", "email"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := v.Verify(context.Background(), mint(t, iss, tc.signIn), tc.nonce)

@@ -6,11 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
@@ -23,6 +26,21 @@ const (
 	CodeMicrosoftDisabled  = "microsoft_not_configured"
 	CodeMicrosoftRejected  = "microsoft_token_rejected"
 	CodeServerBusy         = "server_busy"
+	// CodeTutorNeedsMicrosoft refuses a tutor's password sign-in when
+	// TUTORS_REQUIRE_MICROSOFT is set.
+	CodeTutorNeedsMicrosoft = "tutor_requires_microsoft"
+	// CodeMicrosoftUnverified refuses a first Microsoft sign-in whose token
+	// carries no address the tenant verifies.
+	CodeMicrosoftUnverified = "microsoft_unverified_email"
+	CodeRateLimited         = "rate_limited"
+)
+
+// Sign-in methods, as events and the session list name them.
+const (
+	MethodPassword     = "password"
+	MethodPasswordTOTP = "password+totp"
+	MethodRecoveryCode = "password+recovery_code"
+	MethodMicrosoft    = "microsoft"
 )
 
 // Service signs users in and manages profiles.
@@ -36,7 +54,39 @@ type Service struct {
 
 	hashing chan struct{} // a slot per argon2id computation allowed at once
 	verify  func(hash, password string) (bool, error)
+
+	log                    *slog.Logger
+	mailer                 mail.Sender // nil: no e-mail
+	publicURL              string
+	tutorsRequireMicrosoft bool
 }
+
+// Options are the service's optional parts.
+type Options struct {
+	// Log receives the security events (slog.Default() when nil).
+	Log *slog.Logger
+	// Mailer sends reset links by e-mail; nil when mail is not configured.
+	Mailer mail.Sender
+	// PublicURL is the site's address for links in messages.
+	PublicURL string
+	// TutorsRequireMicrosoft refuses tutors' password sign-ins.
+	TutorsRequireMicrosoft bool
+}
+
+// Configure sets the optional parts; call it before serving.
+func (s *Service) Configure(o Options) {
+	if o.Log != nil {
+		s.log = o.Log
+	}
+	s.mailer, s.publicURL, s.tutorsRequireMicrosoft = o.Mailer, strings.TrimRight(o.PublicURL, "/"), o.TutorsRequireMicrosoft
+}
+
+// MailEnabled reports whether reset links can be sent by e-mail.
+func (s *Service) MailEnabled() bool { return s.mailer != nil }
+
+// TutorsRequireMicrosoft reports whether tutors must use the university
+// account.
+func (s *Service) TutorsRequireMicrosoft() bool { return s.tutorsRequireMicrosoft }
 
 // NewService wires the sign-in service. microsoft may be nil (not configured).
 func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier) *Service {
@@ -49,6 +99,7 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		now:       time.Now,
 		hashing:   make(chan struct{}, maxHashing()),
 		verify:    VerifyPassword,
+		log:       slog.Default(),
 	}
 }
 
@@ -65,7 +116,8 @@ func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 
 // LoginPassword checks an email and password. Every failure looks the same to
 // the caller (the one "incorrect" dialog), and repeated failures
-// per account or address are slowed down.
+// per account or address are slowed down. A tutor's right password is
+// refused when tutors must use the university account.
 func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)
 	if email == "" || password == "" {
@@ -75,11 +127,13 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	// of parallel guesses gets no more checks than sequential ones would.
 	account, wait := s.accounts.Reserve("mail:" + email)
 	if wait > 0 {
+		s.throttled(ctx, email, "account", wait)
 		return domain.User{}, tooMany(wait)
 	}
 	address, wait := s.addresses.Reserve("ip:" + ip)
 	if wait > 0 {
 		account.Cancel()
+		s.throttled(ctx, email, "address", wait)
 		return domain.User{}, tooMany(wait)
 	}
 	failed := false
@@ -97,6 +151,10 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	}()
 	fail := func() (domain.User, error) {
 		failed = true
+		// The account is named by its id when it exists; an unknown
+		// address is not written to the log.
+		audit.Info(ctx, s.log, "auth.login.failure", slog.String("userId", u.ID), slog.String("method", MethodPassword),
+			slog.String("reason", CodeInvalidCredentials), slog.Bool("knownAccount", u.ID != ""))
 		return domain.User{}, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeInvalidCredentials,
 			Message: "El correo o la constraseña son incorrectos"}
 	}
@@ -129,7 +187,54 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	if !ok || u.ID == "" || hash == dummyHash {
 		return fail()
 	}
+	if u.IsTutor() && s.tutorsRequireMicrosoft {
+		audit.Info(ctx, s.log, "auth.login.refused", slog.String("userId", u.ID), slog.String("method", MethodPassword),
+			slog.String("reason", CodeTutorNeedsMicrosoft))
+		return domain.User{}, &domain.UserError{Kind: domain.ErrForbidden, Code: CodeTutorNeedsMicrosoft,
+			Message: "Los tutores ingresan con su cuenta institucional: use el botón «Iniciar con UTPL», que pide la verificación de la universidad."}
+	}
 	return u, nil
+}
+
+// throttled records a sign-in refused because of earlier failures. The
+// account is named by its id when it exists.
+func (s *Service) throttled(ctx context.Context, email, scope string, wait time.Duration) {
+	attrs := []slog.Attr{slog.String("scope", scope), slog.Int("retryAfterSeconds", int(wait.Seconds())+1)}
+	if u, err := s.store.GetUserByMail(ctx, email); err == nil {
+		attrs = append(attrs, slog.String("userId", u.ID))
+	}
+	audit.Warn(ctx, s.log, "auth.login.throttled", attrs...)
+}
+
+// StartSession signs u in: a new session, and the sign-in event with how
+// (method) the user proved who they are.
+func (s *Service) StartSession(ctx context.Context, u domain.User, method, userAgent, ip string) (string, domain.Session, error) {
+	token, se, err := s.sessions.create(ctx, u.ID, userAgent, ip)
+	if err != nil {
+		return "", se, err
+	}
+	audit.SetUser(ctx, u.ID, se.ID)
+	audit.Info(ctx, s.log, "auth.login.success", slog.String("method", method), slog.String("role", string(u.Role)))
+	return token, se, nil
+}
+
+// SignOut ends the session of token, if it is one.
+func (s *Service) SignOut(ctx context.Context, token string) error {
+	if token == "" || len(token) > 128 {
+		return nil
+	}
+	se, err := s.store.GetSession(ctx, hashToken(token))
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteSession(ctx, se.TokenHash); err != nil {
+		return err
+	}
+	audit.Info(ctx, s.log, "auth.logout", slog.String("userId", se.UserID), slog.String("sessionId", se.ID))
+	return nil
 }
 
 // hashingSlot waits for one of the maxHashing argon2id computations
@@ -177,12 +282,18 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 	}
 	claims, err := s.microsoft.Verify(ctx, rawIDToken, nonce)
 	if err != nil {
+		if ctx.Err() == nil {
+			audit.Info(ctx, s.log, "auth.login.failure", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftRejected))
+		}
 		return u, false, &domain.UserError{Kind: domain.ErrUnauthenticated, Code: CodeMicrosoftRejected,
 			Message: "No se pudo verificar la cuenta institucional."}
 	}
+	// The account is known by its tenant and object id, which never
+	// change and are never reused, once it has been linked.
 	subject := claims.TenantID + ":" + claims.ObjectID
+	var linked, unverified bool
 	err = s.store.InTx(ctx, func(tx store.Store) error {
-		created = false // fn may run again (see store.Store.InTx)
+		created, linked, unverified = false, false, false // fn may run again (see store.Store.InTx)
 		u, err = tx.UserByIdentity(ctx, "microsoft", subject)
 		if err == nil {
 			return nil
@@ -190,9 +301,15 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 		if !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
-		// A profile created beforehand by email (e.g. a tutor created from the
-		// terminal) is linked, not duplicated: the tenant vouches for the address.
-		u, err = tx.GetUserByMail(ctx, claims.Email)
+		// Before that, only an address the tenant verifies may link the
+		// account to a profile created beforehand (e.g. a tutor created
+		// from the terminal) or name a new one: the email claim is
+		// whatever a directory administrator typed.
+		if claims.VerifiedEmail == "" {
+			unverified = true
+			return nil
+		}
+		u, err = tx.GetUserByMail(ctx, claims.VerifiedEmail)
 		switch {
 		case errors.Is(err, domain.ErrNotFound):
 			u = profileFromClaims(claims, s.now())
@@ -202,11 +319,23 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 			created = true
 		case err != nil:
 			return err
+		default:
+			linked = true
 		}
 		return tx.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: subject, UserID: u.ID})
 	})
 	if err != nil {
 		return domain.User{}, false, err
+	}
+	switch {
+	case unverified:
+		audit.Info(ctx, s.log, "auth.login.refused", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftUnverified))
+		return domain.User{}, false, &domain.UserError{Kind: domain.ErrForbidden, Code: CodeMicrosoftUnverified,
+			Message: "Su cuenta institucional no tiene un correo verificado de la universidad, así que no podemos saber qué perfil es el suyo. Consulte al administrador."}
+	case created:
+		audit.Info(ctx, s.log, "auth.microsoft.profile_created", slog.String("userId", u.ID), slog.String("verifiedBy", claims.EmailSource))
+	case linked:
+		audit.Info(ctx, s.log, "auth.microsoft.linked", slog.String("userId", u.ID), slog.String("verifiedBy", claims.EmailSource))
 	}
 	return u, created, nil
 }
@@ -221,7 +350,7 @@ func profileFromClaims(c MicrosoftClaims, now time.Time) domain.User {
 		display = strings.TrimSpace(given + " " + surname)
 	}
 	return domain.User{
-		ID: domain.NewID(), Mail: c.Email, DisplayName: display, GivenName: given, Surname: surname,
+		ID: domain.NewID(), Mail: c.VerifiedEmail, DisplayName: display, GivenName: given, Surname: surname,
 		Role: domain.RoleStudent, CreatedAt: now.UTC(),
 	}
 }
@@ -256,6 +385,9 @@ func (s *Service) CreateUser(ctx context.Context, email, password string, role d
 		}
 		return tx.SetPasswordHash(ctx, u.ID, hash)
 	})
+	if err == nil {
+		audit.Info(ctx, s.log, "user.created", slog.String("targetUserId", u.ID), slog.String("role", string(role)))
+	}
 	return u, err
 }
 
@@ -281,8 +413,14 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (doma
 		if err := tx.SetPasswordHash(ctx, u.ID, hash); err != nil {
 			return err
 		}
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenPasswordReset); err != nil {
+			return err
+		}
 		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	if err == nil {
+		audit.Info(ctx, s.log, "auth.password.set", slog.String("targetUserId", u.ID), slog.String("sessionsEnded", "all"))
+	}
 	return u, err
 }
 
@@ -295,6 +433,11 @@ func (s *Service) SetRole(ctx context.Context, email string, role domain.Role) (
 	if err != nil {
 		return u, err
 	}
+	from := u.Role
 	u.Role = role
-	return u, s.store.UpdateUser(ctx, u)
+	if err := s.store.UpdateUser(ctx, u); err != nil {
+		return u, err
+	}
+	audit.Info(ctx, s.log, "user.role.change", slog.String("targetUserId", u.ID), slog.String("from", string(from)), slog.String("to", string(role)))
+	return u, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -27,6 +28,7 @@ func newTestService(t *testing.T) (*Service, *atomic.Int64) {
 	}
 	t.Cleanup(func() { st.Close() })
 	s := NewService(st, NewSessions(st, time.Hour, 4*time.Hour), nil)
+	s.Configure(Options{Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	checks := &atomic.Int64{}
 	verify := s.verify
 	s.verify = func(hash, password string) (bool, error) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -47,10 +48,36 @@ type Config struct {
 	MaxMockTakesPerPhase  int // takes of one phase of a Simulacro attempt
 	MaxAttemptsPerDay     int // attempts a user starts in 24 hours
 
+	// TutorsRequireMicrosoft refuses tutors' password sign-ins: they use
+	// the university account, which brings the university's MFA.
+	TutorsRequireMicrosoft bool
+
 	Microsoft  Microsoft
+	Mail       Mail
 	Site       Site
 	Transcribe Transcribe
 }
+
+// Mail configures outgoing e-mail (password-reset links), over SMTP.
+type Mail struct {
+	Host string
+	Port string
+	// ImplicitTLS is smtps:// (TLS from the first byte, usually port 465);
+	// smtp:// switches to TLS with STARTTLS.
+	ImplicitTLS bool
+	Username    string
+	Password    string // never logged nor echoed in errors
+	From        string // the From header, e.g. "Simulador <no-reply@utpl.edu.ec>"
+	// PublicURL is the site's address as users reach it, for links in
+	// messages (never taken from a request's Host header).
+	PublicURL string
+}
+
+// Enabled reports whether the server can send e-mail.
+func (m Mail) Enabled() bool { return m.Host != "" }
+
+// Addr is the SMTP server's host:port.
+func (m Mail) Addr() string { return net.JoinHostPort(m.Host, m.Port) }
 
 // Transcribe configures the optional server-side transcription (an
 // OpenAI-compatible /v1/audio/transcriptions endpoint).
@@ -69,6 +96,11 @@ func (t Transcribe) Enabled() bool { return t.URL != "" }
 type Microsoft struct {
 	TenantID string
 	ClientID string
+	// EmailDomains are the e-mail domains the tenant verifies (lower
+	// case): a token's preferred_username in one of them is an address
+	// the tenant vouches for, which may link the account to an existing
+	// profile or name a new one.
+	EmailDomains []string
 	// Authority is the tenant's authority URL; the issuer is Authority+"/v2.0".
 	// Defaults to https://login.microsoftonline.com/<tenant>.
 	Authority string
@@ -207,6 +239,28 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 			bad("MS_CA_FILE", f, "cannot read the file")
 		}
 	}
+	domains := get("MS_EMAIL_DOMAINS", "")
+	domainsOK := true
+	for _, d := range strings.Split(domains, ",") {
+		if d = strings.ToLower(strings.TrimSpace(d)); d != "" {
+			if !domainPattern.MatchString(d) {
+				bad("MS_EMAIL_DOMAINS", domains, "expected e-mail domains separated by commas, e.g. utpl.edu.ec")
+				domainsOK = false
+				break
+			}
+			c.Microsoft.EmailDomains = append(c.Microsoft.EmailDomains, d)
+		}
+	}
+	if c.Microsoft.Enabled() && domainsOK && len(c.Microsoft.EmailDomains) == 0 {
+		bad("MS_EMAIL_DOMAINS", "", "required with MS_TENANT_ID: the e-mail domains the tenant verifies (e.g. utpl.edu.ec); "+
+			"only an address in them may link a Microsoft account to an existing profile or name a new one")
+	}
+	c.TutorsRequireMicrosoft = boolean(get, bad, "TUTORS_REQUIRE_MICROSOFT")
+	if c.TutorsRequireMicrosoft && !c.Microsoft.Enabled() {
+		bad("TUTORS_REQUIRE_MICROSOFT", "true", "tutors could not sign in at all: set MS_TENANT_ID and MS_CLIENT_ID too")
+	}
+
+	c.Mail = loadMail(get, bad)
 
 	c.Transcribe = Transcribe{
 		URL:      get("TRANSCRIBE_URL", ""),
@@ -246,6 +300,53 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	return c, nil
 }
 
+// loadMail reads SMTP_URL (smtp://[user[:password]@]host[:port], STARTTLS,
+// port 587 by default; or smtps://…, port 465), SMTP_PASSWORD (the
+// password, kept out of the URL), MAIL_FROM and PUBLIC_URL. The URL is
+// never echoed: it may hold a password.
+func loadMail(get func(string, string) string, bad func(string, string, string)) Mail {
+	raw := get("SMTP_URL", "")
+	m := Mail{From: get("MAIL_FROM", ""), PublicURL: strings.TrimRight(get("PUBLIC_URL", ""), "/")}
+	if raw == "" {
+		for _, k := range []string{"SMTP_PASSWORD", "MAIL_FROM"} {
+			if get(k, "") != "" {
+				bad(k, "…", "set SMTP_URL too, or leave it unset (no e-mail is sent)")
+			}
+		}
+		if u := m.PublicURL; u != "" && !isURL(u, "https", "http") {
+			bad("PUBLIC_URL", u, "expected the site's address, e.g. https://simulador.utpl.edu.ec")
+		}
+		return Mail{PublicURL: m.PublicURL}
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Hostname() == "" || (u.Scheme != "smtp" && u.Scheme != "smtps") || (u.Path != "" && u.Path != "/"):
+		bad("SMTP_URL", "…", "expected smtp://[user[:password]@]host[:port] (STARTTLS) or smtps://… (TLS)")
+		return Mail{}
+	}
+	m.Host, m.Port, m.ImplicitTLS = u.Hostname(), u.Port(), u.Scheme == "smtps"
+	if m.Port == "" {
+		m.Port = map[bool]string{false: "587", true: "465"}[m.ImplicitTLS]
+	}
+	if u.User != nil {
+		m.Username = u.User.Username()
+		m.Password, _ = u.User.Password()
+	}
+	if p := get("SMTP_PASSWORD", ""); p != "" {
+		m.Password = p
+	}
+	if m.Password != "" && m.Username == "" {
+		bad("SMTP_URL", "…", "a password needs a user name: smtp://user@host with SMTP_PASSWORD")
+	}
+	if addr, err := mail.ParseAddress(m.From); err != nil || !strings.Contains(addr.Address, "@") {
+		bad("MAIL_FROM", m.From, "required with SMTP_URL: the sender, e.g. Simulador <no-reply@utpl.edu.ec>")
+	}
+	if !isURL(m.PublicURL, "https", "http") {
+		bad("PUBLIC_URL", m.PublicURL, "required with SMTP_URL: the site's address for links in messages, e.g. https://simulador.utpl.edu.ec")
+	}
+	return m
+}
+
 // StoreKind names the store a Config selects.
 type StoreKind string
 
@@ -281,6 +382,7 @@ var (
 	// Bucket names, domain-named ones included (Firebase's default bucket
 	// is PROJECT.appspot.com or PROJECT.firebasestorage.app).
 	bucketPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$`)
+	domainPattern = regexp.MustCompile(`^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$`)
 )
 
 // SQLitePath is where the embedded store lives.

@@ -58,14 +58,15 @@ func TestAddrAndPort(t *testing.T) {
 const tenant = "6f0e0000-0000-0000-0000-000000000001"
 
 func TestMicrosoft(t *testing.T) {
-	c, err := Load(env("MS_TENANT_ID", tenant, "MS_CLIENT_ID", "app"))
+	c, err := Load(env("MS_TENANT_ID", tenant, "MS_CLIENT_ID", "app", "MS_EMAIL_DOMAINS", " UTPL.edu.ec, alumnos.utpl.edu.ec ,"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Microsoft.Enabled() || c.Microsoft.Authority != "https://login.microsoftonline.com/"+tenant {
+	if !c.Microsoft.Enabled() || c.Microsoft.Authority != "https://login.microsoftonline.com/"+tenant ||
+		strings.Join(c.Microsoft.EmailDomains, " ") != "utpl.edu.ec alumnos.utpl.edu.ec" {
 		t.Fatalf("microsoft = %+v", c.Microsoft)
 	}
-	if _, err := Load(env("MS_TENANT_ID", strings.ToUpper(tenant), "MS_CLIENT_ID", "app")); err != nil {
+	if _, err := Load(env("MS_TENANT_ID", strings.ToUpper(tenant), "MS_CLIENT_ID", "app", "MS_EMAIL_DOMAINS", "utpl.edu.ec")); err != nil {
 		t.Fatalf("upper-case GUID: %v", err)
 	}
 }
@@ -97,10 +98,19 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"COOKIE_SECURE", "auto"}, "COOKIE_SECURE"},
 		{[]string{"TRUST_PROXY", "si"}, "TRUST_PROXY"},
 		{[]string{"MS_TENANT_ID", tenant}, "MS_TENANT_ID/MS_CLIENT_ID"},
-		{[]string{"MS_TENANT_ID", "utpl.edu.ec", "MS_CLIENT_ID", "c"}, "MS_TENANT_ID="},
-		{[]string{"MS_TENANT_ID", tenant + "0", "MS_CLIENT_ID", "c"}, "MS_TENANT_ID="},
-		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_AUTHORITY", "http://insecure"}, "MS_AUTHORITY"},
-		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_CA_FILE", "/no/such/file"}, "MS_CA_FILE"},
+		{[]string{"MS_TENANT_ID", "utpl.edu.ec", "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec"}, "MS_TENANT_ID="},
+		{[]string{"MS_TENANT_ID", tenant + "0", "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec"}, "MS_TENANT_ID="},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec", "MS_AUTHORITY", "http://insecure"}, "MS_AUTHORITY"},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec", "MS_CA_FILE", "/no/such/file"}, "MS_CA_FILE"},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c"}, "MS_EMAIL_DOMAINS"},
+		{[]string{"MS_TENANT_ID", tenant, "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "@utpl.edu.ec"}, "MS_EMAIL_DOMAINS"},
+		{[]string{"TUTORS_REQUIRE_MICROSOFT", "true"}, "TUTORS_REQUIRE_MICROSOFT"},
+		{[]string{"TUTORS_REQUIRE_MICROSOFT", "si"}, "TUTORS_REQUIRE_MICROSOFT"},
+		{[]string{"SMTP_URL", "mail.utpl.edu.ec", "MAIL_FROM", "a@utpl.edu.ec", "PUBLIC_URL", "https://s.utpl.edu.ec"}, "SMTP_URL"},
+		{[]string{"SMTP_URL", "smtp://mail.utpl.edu.ec", "PUBLIC_URL", "https://s.utpl.edu.ec"}, "MAIL_FROM"},
+		{[]string{"SMTP_URL", "smtp://mail.utpl.edu.ec", "MAIL_FROM", "a@utpl.edu.ec"}, "PUBLIC_URL"},
+		{[]string{"MAIL_FROM", "a@utpl.edu.ec"}, "MAIL_FROM"},
+		{[]string{"PUBLIC_URL", "simulador.utpl.edu.ec"}, "PUBLIC_URL"},
 		{[]string{"DATABASE_URL", "mysql://x"}, "DATABASE_URL"},
 		{[]string{"DATABASE_URL", "firestore://"}, "DATABASE_URL"},
 		{[]string{"DATABASE_URL", "firestore://My_Project"}, "DATABASE_URL"},
@@ -147,5 +157,51 @@ func TestStoreKind(t *testing.T) {
 	c, err := Load(env("MEDIA_BUCKET", "demo-simulador.appspot.com"))
 	if err != nil || c.MediaBucket != "demo-simulador.appspot.com" {
 		t.Fatalf("MEDIA_BUCKET: %q, %v", c.MediaBucket, err)
+	}
+}
+
+func TestMail(t *testing.T) {
+	c, err := Load(env())
+	if err != nil || c.Mail.Enabled() {
+		t.Fatalf("mail is off by default: %+v, %v", c.Mail, err)
+	}
+	base := []string{"MAIL_FROM", "Simulador <no-reply@utpl.edu.ec>", "PUBLIC_URL", "https://simulador.utpl.edu.ec/"}
+	for _, tc := range []struct {
+		kv   []string
+		want Mail
+	}{
+		{[]string{"SMTP_URL", "smtp://envios%40utpl.edu.ec:s3cr%2Ft@smtp.office365.com"},
+			Mail{Host: "smtp.office365.com", Port: "587", Username: "envios@utpl.edu.ec", Password: "s3cr/t"}},
+		{[]string{"SMTP_URL", "smtps://envios@mail.utpl.edu.ec", "SMTP_PASSWORD", "desde-un-secreto"},
+			Mail{Host: "mail.utpl.edu.ec", Port: "465", ImplicitTLS: true, Username: "envios", Password: "desde-un-secreto"}},
+		{[]string{"SMTP_URL", "smtp://127.0.0.1:2525"}, Mail{Host: "127.0.0.1", Port: "2525"}},
+	} {
+		c, err := Load(env(append(tc.kv, base...)...))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.kv, err)
+		}
+		tc.want.From, tc.want.PublicURL = "Simulador <no-reply@utpl.edu.ec>", "https://simulador.utpl.edu.ec"
+		if c.Mail != tc.want || !c.Mail.Enabled() {
+			t.Errorf("%v: mail = %+v, want %+v", tc.kv, c.Mail, tc.want)
+		}
+	}
+}
+
+// An SMTP_URL that does not parse may still hold a password: the error
+// names the variable, never its value.
+func TestBadSMTPURLIsNotEchoed(t *testing.T) {
+	for _, raw := range []string{"smtp://user:hunter2-secreto@", "http://user:hunter2-secreto@mail.utpl.edu.ec", "smtp://user:hunter2-secreto@host/x",
+		"smtp://:hunter2-secreto@mail.utpl.edu.ec"} {
+		_, err := Load(env("SMTP_URL", raw, "MAIL_FROM", "a@utpl.edu.ec", "PUBLIC_URL", "https://s.utpl.edu.ec"))
+		if err == nil || !strings.Contains(err.Error(), "SMTP_URL") || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%s: err = %v", raw, err)
+		}
+	}
+}
+
+func TestTutorsRequireMicrosoft(t *testing.T) {
+	c, err := Load(env("TUTORS_REQUIRE_MICROSOFT", "true", "MS_TENANT_ID", tenant, "MS_CLIENT_ID", "app", "MS_EMAIL_DOMAINS", "utpl.edu.ec"))
+	if err != nil || !c.TutorsRequireMicrosoft {
+		t.Fatalf("TUTORS_REQUIRE_MICROSOFT = %v, %v", c.TutorsRequireMicrosoft, err)
 	}
 }

@@ -16,7 +16,21 @@ var (
 	ErrConflict        = errors.New("conflict")
 	ErrTooManyRequests = errors.New("too many requests")
 	ErrTooLarge        = errors.New("too large")
+	// ErrUnavailable is a service the server depends on that did not
+	// answer (the mail server, say): try again later.
+	ErrUnavailable = errors.New("unavailable")
+	// ErrHidden marks a not-found answer given for something that exists
+	// but is not the caller's (another tutor's group, another student's
+	// attempt): the caller learns nothing, and the log records an
+	// authorization denial. Errors carrying it are also ErrNotFound.
+	ErrHidden = errors.New("hidden from the caller")
 )
+
+// Hide marks a not-found error as hiding something the caller may not
+// see (see ErrHidden).
+func Hide(notFound error) error {
+	return fmt.Errorf("%w (%w)", notFound, ErrHidden)
+}
 
 // UserError is an error whose Message is safe to show to the user (Spanish).
 // Code is a stable machine-readable identifier the frontend may switch on.

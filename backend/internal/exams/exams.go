@@ -234,8 +234,11 @@ func canView(u domain.User, a domain.Attempt) bool {
 // attempts of others are not even confirmed to exist.
 func (s *Service) load(ctx context.Context, u domain.User, id string) (domain.Attempt, error) {
 	a, err := s.store.GetAttempt(ctx, id)
-	if errors.Is(err, domain.ErrNotFound) || (err == nil && !canView(u, a)) {
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
 		return domain.Attempt{}, domain.NotFound("attempt_not_found", "El intento no existe.")
+	case err == nil && !canView(u, a):
+		return domain.Attempt{}, domain.Hide(domain.NotFound("attempt_not_found", "El intento no existe."))
 	}
 	return a, err
 }

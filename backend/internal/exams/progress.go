@@ -2,6 +2,7 @@ package exams
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -19,9 +20,17 @@ func (s *Service) GradingQueue(ctx context.Context, tutor domain.User) ([]domain
 	return s.store.ListAttempts(ctx, store.AttemptFilter{TutorEmail: tutor.Mail, Status: domain.AttemptFinished, Ungraded: true})
 }
 
-// StudentAttempts lists a student's attempts made in the tutor's groups.
-func (s *Service) StudentAttempts(ctx context.Context, tutor domain.User, email string) ([]domain.AttemptSummary, error) {
-	all, err := s.store.ListAttempts(ctx, store.AttemptFilter{StudentEmail: email, TutorEmail: tutor.Mail})
+// StudentAttempts lists a student's attempts made in the tutor's groups;
+// the student is named by user id.
+func (s *Service) StudentAttempts(ctx context.Context, tutor domain.User, studentID string) ([]domain.AttemptSummary, error) {
+	student, err := s.store.GetUser(ctx, studentID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return nil, domain.NotFound("student_not_found", "El estudiante no existe.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	all, err := s.store.ListAttempts(ctx, store.AttemptFilter{StudentEmail: student.Mail, TutorEmail: tutor.Mail})
 	if err != nil {
 		return nil, err
 	}

@@ -329,7 +329,7 @@ func (s *Service) Group(ctx context.Context, tutor domain.User, id string) (doma
 		return g, err
 	}
 	if g.DocenteEmail != tutor.Mail {
-		return domain.Group{}, domain.ErrNotFound
+		return domain.Group{}, domain.Hide(domain.ErrNotFound)
 	}
 	return g, nil
 }

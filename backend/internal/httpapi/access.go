@@ -24,7 +24,10 @@ func (a access) String() string {
 	return [...]string{"unset", "public", "signedIn", "testTaker", "tutor"}[a]
 }
 
-const ctxUser = "user"
+const (
+	ctxUser    = "user"
+	ctxSession = "session"
+)
 
 // requireAccess enforces level after the session middleware has run.
 func (a *api) requireAccess(level access) echo.MiddlewareFunc {
@@ -62,4 +65,11 @@ func (a *api) requireAccess(level access) echo.MiddlewareFunc {
 func currentUser(c echo.Context) (domain.User, bool) {
 	u, ok := c.Get(ctxUser).(domain.User)
 	return u, ok
+}
+
+// currentSession is the session the request came with (or the one its
+// sign-in started).
+func currentSession(c echo.Context) (domain.Session, bool) {
+	se, ok := c.Get(ctxSession).(domain.Session)
+	return se, ok
 }

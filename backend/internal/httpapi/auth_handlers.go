@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
@@ -35,32 +38,108 @@ type loginRequest struct {
 	Password string `json:"password"`
 }
 
+// loginResponse is the session after a sign-in, or, when the password
+// was right and a code is still needed, a guest's session with
+// mfaRequired (the pending sign-in is on the server; an HttpOnly cookie
+// names it).
+type loginResponse struct {
+	sessionDTO
+	MFARequired bool `json:"mfaRequired,omitempty"`
+}
+
 func (a *api) login(c echo.Context) error {
 	var req loginRequest
 	if err := c.Bind(&req); err != nil {
 		return err
 	}
-	u, err := a.auth.LoginPassword(c.Request().Context(), req.Email, req.Password, c.RealIP())
+	ctx := c.Request().Context()
+	u, err := a.auth.LoginPassword(ctx, req.Email, req.Password, c.RealIP())
 	if err != nil {
 		return err
 	}
-	if err := a.startSession(c, u); err != nil {
+	need, err := a.auth.SecondFactorRequired(ctx, u)
+	if err != nil {
+		return err
+	}
+	if need {
+		token, err := a.auth.BeginSecondFactor(ctx, u)
+		if err != nil {
+			return err
+		}
+		c.SetCookie(&http.Cookie{Name: a.mfaCookie(), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+			Secure: a.secureCookies(), MaxAge: int(auth.MFALoginLifetime / time.Second)})
+		return c.JSON(http.StatusOK, loginResponse{sessionDTO: sessionDTO{}, MFARequired: true})
+	}
+	if err := a.startSession(c, u, auth.MethodPassword); err != nil {
 		return err
 	}
 	dto, err := a.sessionFor(c, u)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, dto)
+	return c.JSON(http.StatusOK, loginResponse{sessionDTO: dto})
+}
+
+type loginCodeRequest struct {
+	Code string `json:"code"`
+}
+
+// loginCode is the second step of a sign-in whose password was right: a
+// code from the authenticator app, or a recovery code.
+func (a *api) loginCode(c echo.Context) error {
+	var req loginCodeRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	token := ""
+	if ck, err := c.Cookie(a.mfaCookie()); err == nil {
+		token = ck.Value
+	}
+	u, method, err := a.auth.FinishSecondFactor(c.Request().Context(), token, req.Code)
+	if err != nil {
+		var ue *domain.UserError
+		if errors.As(err, &ue) && ue.Code == "mfa_expired" {
+			a.clearCookie(c, a.mfaCookie(), "/")
+		}
+		return err
+	}
+	a.clearCookie(c, a.mfaCookie(), "/")
+	if err := a.startSession(c, u, method); err != nil {
+		return err
+	}
+	dto, err := a.sessionFor(c, u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, loginResponse{sessionDTO: dto})
 }
 
 func (a *api) logout(c echo.Context) error {
 	if ck, err := c.Cookie(a.sessionCookie()); err == nil {
-		if err := a.auth.Sessions().Revoke(c.Request().Context(), ck.Value); err != nil {
+		if err := a.auth.SignOut(c.Request().Context(), ck.Value); err != nil {
 			return err
 		}
 	}
 	a.clearCookie(c, a.sessionCookie(), "/")
+	return c.NoContent(http.StatusNoContent)
+}
+
+type passwordResetRequest struct {
+	Token    string `json:"token"`
+	Password string `json:"password"`
+}
+
+// usePasswordReset sets a new password with a reset link's token. The
+// token comes in the body: the link carries it in its fragment, which
+// the browser never sends in a URL.
+func (a *api) usePasswordReset(c echo.Context) error {
+	var req passwordResetRequest
+	if err := c.Bind(&req); err != nil {
+		return err
+	}
+	if err := a.auth.UseReset(c.Request().Context(), req.Token, req.Password, c.RealIP()); err != nil {
+		return err
+	}
 	return c.NoContent(http.StatusNoContent)
 }
 
@@ -103,7 +182,7 @@ func (a *api) microsoftLogin(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.startSession(c, u); err != nil {
+	if err := a.startSession(c, u, auth.MethodMicrosoft); err != nil {
 		return err
 	}
 	dto, err := a.sessionFor(c, u)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -111,6 +112,7 @@ func (a *api) importCases(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	a.event(c, "data.import", slog.String("kind", "cases"), slog.Int("created", res.Created), slog.Int("updated", res.Updated))
 	return c.JSON(http.StatusOK, res)
 }
 
@@ -143,6 +145,7 @@ func (a *api) exportCases(c echo.Context) error {
 	if format == "csv" {
 		ctype = "text/csv; charset=utf-8"
 	}
+	a.event(c, "data.export", slog.String("kind", "cases"), slog.String("format", format), slog.Int("cases", len(cases)))
 	c.Response().Header().Set("Content-Disposition", attachment(name+"."+format))
 	return c.Blob(http.StatusOK, ctype, buf.Bytes())
 }

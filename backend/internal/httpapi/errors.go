@@ -2,13 +2,16 @@ package httpapi
 
 import (
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
@@ -62,6 +65,10 @@ func (a *api) handleError(err error, c echo.Context) {
 	} else {
 		a.log.Debug("request refused", "path", c.Request().URL.Path, "status", status, "err", err)
 	}
+	if reason := denial(c, err, status); reason != "" {
+		audit.Warn(c.Request().Context(), a.log, "authz.denied", slog.String("reason", reason), slog.Int("status", status),
+			slog.String("method", c.Request().Method), slog.String("route", c.Path()), slog.String("code", body.Error.Code))
+	}
 	if status == http.StatusTooManyRequests {
 		if d, ok := body.Error.Details.(map[string]int); ok {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(d["retryAfterSeconds"]))
@@ -72,6 +79,31 @@ func (a *api) handleError(err error, c echo.Context) {
 		return
 	}
 	_ = c.JSON(status, body)
+}
+
+// denial says why a refusal is an authorization denial worth an event,
+// or "" when it is not one:
+//   - forbidden: a signed-in user asked for something their role or state
+//     does not allow (403), sign-in refusals aside, which log their own
+//     events;
+//   - hidden: a 404 given for something that exists but is another
+//     user's (another tutor's group, another student's attempt).
+//
+// A 401 (no session, or one that expired) names nobody and is left to the
+// request line: an expired session is not an attack.
+func denial(c echo.Context, err error, status int) string {
+	switch {
+	case status == http.StatusForbidden && !strings.HasPrefix(c.Path(), "/api/auth/"):
+		return "forbidden"
+	case status == http.StatusNotFound && errors.Is(err, domain.ErrHidden):
+		return "hidden"
+	}
+	return ""
+}
+
+// event logs a security event of the request.
+func (a *api) event(c echo.Context, name string, attrs ...slog.Attr) {
+	audit.Info(c.Request().Context(), a.log, name, attrs...)
 }
 
 func (a *api) classify(err error) (int, errorBody) {
@@ -120,6 +152,8 @@ func statusOf(err error, fallback int) int {
 		return http.StatusTooManyRequests
 	case errors.Is(err, domain.ErrTooLarge):
 		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, domain.ErrUnavailable):
+		return http.StatusServiceUnavailable
 	}
 	return fallback
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -96,6 +97,7 @@ func (a *api) exportGrades(c echo.Context) error {
 	if err := a.feedback.WriteGradesCSV(c.Request().Context(), &buf, g, a.memberNames(c, g)); err != nil {
 		return err
 	}
+	a.event(c, "data.export", slog.String("kind", "grades"), slog.String("format", "csv"), slog.String("groupId", g.ID))
 	c.Response().Header().Set("Content-Disposition", attachment("calificaciones-"+g.ID+".csv"))
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }

@@ -3,9 +3,9 @@ package httpapi
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -93,6 +93,10 @@ func (a *api) loadGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !res.Skipped {
+		a.event(c, "data.import", slog.String("kind", "roster"), slog.String("groupId", res.Group.ID),
+			slog.Int("students", len(res.Group.Estudiantes)))
+	}
 	dto, err := a.toGroupDTO(c, res.Group)
 	if err != nil {
 		return err
@@ -135,6 +139,7 @@ func (a *api) respondAdded(c echo.Context, in groups.AddInput) error {
 	if err != nil {
 		return err
 	}
+	a.event(c, "data.import", slog.String("kind", "roster_additions"), slog.String("groupId", res.Group.ID), slog.Int("students", res.Added))
 	dto, err := a.toGroupDTO(c, res.Group)
 	if err != nil {
 		return err
@@ -143,14 +148,19 @@ func (a *api) respondAdded(c echo.Context, in groups.AddInput) error {
 }
 
 // removeStudent takes one student out of the tutor's active group.
+// removeStudentRequest names the student in the body, not the path, so
+// that no address is written into access-log URLs.
+type removeStudentRequest struct {
+	Email string `json:"email"`
+}
+
 func (a *api) removeStudent(c echo.Context) error {
 	u, _ := currentUser(c)
-	// Echo leaves path parameters escaped: "ana%40utpl.edu.ec" is an address.
-	email, err := url.PathUnescape(c.Param("email"))
-	if err != nil {
-		return domain.Invalid("invalid_email", "Correo no válido.")
+	var req removeStudentRequest
+	if err := c.Bind(&req); err != nil {
+		return err
 	}
-	if _, err := a.groups.RemoveStudent(c.Request().Context(), u, email); err != nil {
+	if _, err := a.groups.RemoveStudent(c.Request().Context(), u, req.Email); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

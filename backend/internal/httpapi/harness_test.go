@@ -26,6 +26,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
@@ -62,6 +63,7 @@ type env struct {
 	exams   *exams.Service
 	clock   *fakeClock
 	logs    *syncBuffer // the server's log
+	mailer  mail.Sender // nil unless a test sets one before wire
 }
 
 // fakeClock is the test's "server time"; it only moves when told to.
@@ -221,7 +223,14 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var log *slog.Logger
+	if e.cfg.LogFormat == "json" { // as the server does with LOG_FORMAT=json
+		log = slog.New(slog.NewJSONHandler(e.logs, nil))
+	} else {
+		log = slog.New(slog.NewTextHandler(e.logs, nil))
+	}
 	e.auth = auth.NewService(st, auth.NewSessions(st, e.cfg.SessionIdle, e.cfg.SessionMax), ms)
+	e.auth.Configure(auth.Options{Log: log, Mailer: e.mailer, PublicURL: e.cfg.Mail.PublicURL, TutorsRequireMicrosoft: e.cfg.TutorsRequireMicrosoft})
 	e.groups = groups.NewService(st)
 	cat := catalog.NewService(st, e.cfg.AllowShortTimings)
 	mediaStore, err := media.NewDir(mediaDir)
@@ -234,7 +243,7 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	e.exams.SetLimits(exams.Limits{RecordingBytes: int64(e.cfg.MaxRecordingMB) << 20, StudentBytes: int64(e.cfg.StudentStorageQuotaMB) << 20,
 		TakesPerPhase: e.cfg.MaxTakesPerPhase, MockTakesPerPhase: e.cfg.MaxMockTakesPerPhase, AttemptsPerDay: e.cfg.MaxAttemptsPerDay})
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
-		Feedback: feedback.NewService(st), Log: slog.New(slog.NewTextHandler(e.logs, nil)), Now: e.clock.Now})
+		Feedback: feedback.NewService(st), Log: log, Now: e.clock.Now})
 }
 
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {
@@ -409,4 +418,18 @@ func runScenarios(t *testing.T, newE func(t *testing.T) *env, scenarios []scenar
 			})
 		}
 	}
+}
+
+// newEnvOn is a second server on e's database (opened again): another
+// instance of the server, with its own services and in-memory state.
+func newEnvOn(t *testing.T, e *env) *env {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), e.cfg.SQLitePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	o := &env{t: t, cfg: e.cfg, store: st, users: e.users, cookies: e.cookies, group: e.group, clock: e.clock, logs: &syncBuffer{}}
+	o.wire(t, st, t.TempDir())
+	return o
 }

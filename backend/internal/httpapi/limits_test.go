@@ -20,7 +20,7 @@ const memberMail = "con.grupo@utpl.edu.ec"
 func TestAuthorizationRemoveStudent(t *testing.T) {
 	runScenarios(t, func(t *testing.T) *env { return newEnv(t) }, []scenario{
 		// The tutor's member; the other tutor has no active group.
-		{method: http.MethodDelete, path: "/api/admin/group/students/" + memberMail,
+		{method: http.MethodPost, path: "/api/admin/group/students/remove", body: func(*env) any { return map[string]string{"email": memberMail} },
 			want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 204, otherTutor: 404}},
 	})
 }
@@ -72,7 +72,7 @@ func TestRemoveStudentByEveryRole(t *testing.T) {
 		{tutor, "ajeno@utpl.edu.ec", 404, "student_not_in_group"},
 		{tutor, "nadie@utpl.edu.ec", 404, "student_not_in_group"},
 	} {
-		res := e.do(tc.role, http.MethodDelete, "/api/admin/group/students/"+tc.email, nil)
+		res := e.do(tc.role, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": tc.email})
 		if got := decode[apiError](t, res); res.Code != tc.status || got.Error.Code != tc.code {
 			t.Errorf("%s removing %s = %d %+v, want %d %s", tc.role, tc.email, res.Code, got.Error, tc.status, tc.code)
 		}
@@ -84,13 +84,13 @@ func TestRemoveStudentByEveryRole(t *testing.T) {
 		}
 	}
 	// An address escaped in the path is the same address.
-	if res := e.do(tutor, http.MethodDelete, "/api/admin/group/students/CON.GRUPO%40utpl.edu.ec", nil); res.Code != 204 {
+	if res := e.do(tutor, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": "CON.GRUPO@utpl.edu.ec"}); res.Code != 204 {
 		t.Fatalf("remove with an escaped @ = %d %s", res.Code, res.Body)
 	}
 	if res := e.do(tutor, http.MethodPost, "/api/admin/group/finalize", nil); res.Code != 200 {
 		t.Fatal(res.Code)
 	}
-	e.expectRefusal(tutor, http.MethodDelete, "/api/admin/group/students/"+memberMail, nil, 404, "no_active_group")
+	e.expectRefusal(tutor, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": memberMail}, 404, "no_active_group")
 }
 
 // A removed student loses /test at once; their attempts stay in the group
@@ -99,7 +99,7 @@ func TestRemovedStudentLosesTheSimulatorAndKeepsTheirAttempts(t *testing.T) {
 	e := newEnv(t)
 	finished := e.finish(studentInGrp, e.start(studentInGrp, "entrenamiento"), 3)
 	inProgress := e.start(studentInGrp, "simulacro")
-	if res := e.do(tutor, http.MethodDelete, "/api/admin/group/students/"+memberMail, nil); res.Code != 204 {
+	if res := e.do(tutor, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": memberMail}); res.Code != 204 {
 		t.Fatalf("remove = %d %s", res.Code, res.Body)
 	}
 	for _, path := range []string{"/api/test/access", "/api/exam/overview"} {
@@ -129,7 +129,7 @@ func TestRemovedStudentLosesTheSimulatorAndKeepsTheirAttempts(t *testing.T) {
 func TestAttemptsStayWithTheGroupTheyStartedIn(t *testing.T) {
 	e := newEnv(t)
 	old := e.finish(studentInGrp, e.start(studentInGrp, "entrenamiento"), 3)
-	if res := e.do(tutor, http.MethodDelete, "/api/admin/group/students/"+memberMail, nil); res.Code != 204 {
+	if res := e.do(tutor, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": memberMail}); res.Code != 204 {
 		t.Fatalf("remove = %d", res.Code)
 	}
 	if res := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "g.csv",

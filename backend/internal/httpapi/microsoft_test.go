@@ -71,7 +71,8 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 	authSvc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))
-	ms.SetLogger(log) // as cmd/simulador does: one log for the server and the verifier
+	ms.SetLogger(log) // as cmd/simulador does: one log for the server, the verifier and the events
+	authSvc.Configure(auth.Options{Log: log, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
 	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st), Log: log})
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -87,6 +88,7 @@ func newMicrosoftServer(t *testing.T) (*testServer, *oidctest.Issuer) {
 	}
 	return newTestServer(t, map[string]string{
 		"MS_TENANT_ID": iss.TenantID(), "MS_CLIENT_ID": iss.ClientID(), "MS_AUTHORITY": iss.Authority(), "MS_CA_FILE": ca,
+		"MS_EMAIL_DOMAINS": "utpl.edu.ec",
 	}), iss
 }
 
@@ -255,6 +257,70 @@ func TestMicrosoftSignInLinksATutorCreatedByEmail(t *testing.T) {
 	}
 }
 
+// F-14: a Microsoft account is linked by tid:oid once known; before that
+// only an address the tenant verifies links it to an existing profile
+// (or names a new one). The email claim alone, which a directory
+// administrator can set to anyone's address, does not.
+func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
+	srv, iss := newMicrosoftServer(t)
+	ctx := context.Background()
+	tutor, err := srv.auth.CreateUser(ctx, "tania.tutora@utpl.edu.ec", "clave-segura-123", domain.RoleTutor, "Tania Tutora Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An account of the tenant whose mail attribute was set to the
+	// tutor's address, with a user name in another domain.
+	impostor := oidctest.User{Email: "tania.tutora@utpl.edu.ec", PreferredUsername: "impostor@contoso.onmicrosoft.com",
+		Name: "Impostor", OID: "99999999-0000-4000-8000-000000000001"}
+	res := newBrowser(t, srv).signIn(iss, impostor)
+	if res.status != http.StatusForbidden || field(res.body, "error", "code") != "microsoft_unverified_email" || hasSessionCookie(res.header) {
+		t.Fatalf("unverified email claim: %d %v", res.status, res.body)
+	}
+	stranger := oidctest.User{Email: "nadie@utpl.edu.ec", PreferredUsername: "nadie@contoso.onmicrosoft.com", OID: "99999999-0000-4000-8000-000000000009"}
+	if res := newBrowser(t, srv).signIn(iss, stranger); res.status != http.StatusForbidden {
+		t.Fatalf("a new account without a verified address: %d %v", res.status, res.body)
+	}
+
+	// xms_edov says the tenant verifies the email's domain: that links.
+	verified := oidctest.User{Email: "Tania.Tutora@utpl.edu.ec", PreferredUsername: "ttutora@contoso.onmicrosoft.com", EmailVerified: true,
+		Name: "Tania Tutora Ruiz", OID: "11111111-0000-4000-8000-000000000002"}
+	res = newBrowser(t, srv).signIn(iss, verified)
+	if res.status != http.StatusOK || field(res.body, "user", "id") != tutor.ID || field(res.body, "created") != false {
+		t.Fatalf("email with xms_edov: %d %v", res.status, res.body)
+	}
+	// From now on the object id decides, whatever the address claims say.
+	renamed := verified
+	renamed.Email, renamed.PreferredUsername, renamed.EmailVerified = "otra.persona@utpl.edu.ec", "otra.persona@utpl.edu.ec", false
+	res = newBrowser(t, srv).signIn(iss, renamed)
+	if res.status != http.StatusOK || field(res.body, "user", "id") != tutor.ID {
+		t.Fatalf("same oid, other address: %d %v", res.status, res.body)
+	}
+	noEmail := verified
+	noEmail.Email, noEmail.PreferredUsername = "", ""
+	b := newBrowser(t, srv)
+	tok, err := iss.IDToken(oidctest.SignIn{User: noEmail, Nonce: b.start(), NoEmail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := b.login(tok); res.status != http.StatusOK || field(res.body, "user", "id") != tutor.ID {
+		t.Fatalf("same oid, no address at all: %d %v", res.status, res.body)
+	}
+
+	// A user name in MS_EMAIL_DOMAINS is verified: a new profile.
+	student := oidctest.User{PreferredUsername: "Nuevo.Alumno@UTPL.edu.ec", Name: "Nuevo Alumno", OID: "22222222-0000-4000-8000-000000000003"}
+	res = newBrowser(t, srv).signIn(iss, student)
+	if res.status != http.StatusOK || field(res.body, "created") != true || field(res.body, "user", "mail") != "nuevo.alumno@utpl.edu.ec" {
+		t.Fatalf("user name in a verified domain: %d %v", res.status, res.body)
+	}
+	logs := srv.logs.String()
+	for _, want := range []string{"event=auth.login.refused", "reason=microsoft_unverified_email", "event=auth.microsoft.linked",
+		"verifiedBy=email+xms_edov", "event=auth.microsoft.profile_created", "verifiedBy=preferred_username", "method=microsoft"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+}
+
 func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
 	srv, iss := newMicrosoftServer(t)
 	user := oidctest.User{Email: "alguien@utpl.edu.ec", Name: "Alguien"}
@@ -312,7 +378,7 @@ func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
 	t.Run("faulty tokens", func(t *testing.T) {
 		for name, s := range map[string]oidctest.SignIn{
 			"another tenant": {OtherTenant: true}, "wrong audience": {Audience: "another-app"},
-			"expired": {Expired: true}, "bad signature": {UnknownKey: true}, "no email": {NoEmail: true},
+			"expired": {Expired: true}, "bad signature": {UnknownKey: true},
 		} {
 			t.Run(name, func(t *testing.T) {
 				b := newBrowser(t, srv)
@@ -377,6 +443,7 @@ func TestMicrosoftUnreachableIssuerIsAWarning(t *testing.T) {
 	ln.Close()
 	srv := newTestServer(t, map[string]string{
 		"MS_TENANT_ID": oidctest.DefaultTenantID, "MS_CLIENT_ID": oidctest.DefaultClientID, "MS_AUTHORITY": authority,
+		"MS_EMAIL_DOMAINS": "utpl.edu.ec",
 	})
 	b := newBrowser(t, srv)
 	b.start()

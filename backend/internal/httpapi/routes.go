@@ -34,6 +34,18 @@ func (a *api) routes() []route {
 		{method: http.MethodPost, path: "/api/auth/logout", access: public, handler: a.logout},
 		{method: http.MethodPost, path: "/api/auth/microsoft/start", access: public, handler: a.microsoftStart},
 		{method: http.MethodPost, path: "/api/auth/microsoft", access: public, limit: 32 << 10, handler: a.microsoftLogin},
+		{method: http.MethodPost, path: "/api/auth/login/code", access: public, handler: a.loginCode},
+		{method: http.MethodPost, path: "/api/auth/password-reset", access: public, handler: a.usePasswordReset},
+
+		// The user's own account (/auth/cuenta).
+		{method: http.MethodGet, path: "/api/me/account", access: signedIn, handler: a.myAccount},
+		{method: http.MethodPut, path: "/api/me/password", access: signedIn, handler: a.changePassword},
+		{method: http.MethodGet, path: "/api/me/sessions", access: signedIn, handler: a.mySessions},
+		{method: http.MethodDelete, path: "/api/me/sessions/:id", access: signedIn, handler: a.endSession},
+		{method: http.MethodPost, path: "/api/me/sessions/end-others", access: signedIn, handler: a.endOtherSessions},
+		{method: http.MethodPost, path: "/api/me/mfa/totp", access: signedIn, handler: a.startTOTP},
+		{method: http.MethodPost, path: "/api/me/mfa/totp/confirm", access: signedIn, handler: a.confirmTOTP},
+		{method: http.MethodPost, path: "/api/me/mfa/totp/disable", access: signedIn, handler: a.disableTOTP},
 
 		{method: http.MethodGet, path: "/api/degrees", access: signedIn, handler: a.listDegrees},
 		{method: http.MethodGet, path: "/api/test/access", access: testTaker, handler: a.testAccess},
@@ -44,12 +56,13 @@ func (a *api) routes() []route {
 		{method: http.MethodPost, path: "/api/admin/group", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.loadGroup},
 		{method: http.MethodPost, path: "/api/admin/group/students", access: tutorOnly, limit: 512 << 10, handler: a.addStudents},
 		{method: http.MethodPost, path: "/api/admin/group/students/file", access: tutorOnly, limit: rosterUploadLimit, tooLarge: rosterTooLarge, handler: a.addStudentsFile},
-		{method: http.MethodDelete, path: "/api/admin/group/students/:email", access: tutorOnly, handler: a.removeStudent},
+		{method: http.MethodPost, path: "/api/admin/group/students/remove", access: tutorOnly, handler: a.removeStudent},
 		{method: http.MethodPost, path: "/api/admin/group/finalize", access: tutorOnly, handler: a.finalizeGroup},
 		{method: http.MethodGet, path: "/api/admin/group/students", access: tutorOnly, handler: a.activeGroupStudents},
 		{method: http.MethodGet, path: "/api/admin/groups", access: tutorOnly, handler: a.groupHistory},
 		{method: http.MethodGet, path: "/api/admin/groups/:id", access: tutorOnly, handler: a.getGroup},
 		{method: http.MethodGet, path: "/api/admin/students/search", access: tutorOnly, handler: a.searchStudents},
+		{method: http.MethodPost, path: "/api/admin/students/:id/password-reset", access: tutorOnly, handler: a.issuePasswordReset},
 
 		// The simulator (docs/api-simulator.md). Starting needs access to /test;
 		// an attempt already started belongs to its student, whose uploads must
@@ -78,7 +91,7 @@ func (a *api) routes() []route {
 
 		// Tutor tools: grading, case bank, configuration.
 		{method: http.MethodGet, path: "/api/admin/grading", access: tutorOnly, handler: a.gradingQueue},
-		{method: http.MethodGet, path: "/api/admin/students/:email/attempts", access: tutorOnly, handler: a.studentAttempts},
+		{method: http.MethodGet, path: "/api/admin/students/:id/attempts", access: tutorOnly, handler: a.studentAttempts},
 		{method: http.MethodGet, path: "/api/admin/cases", access: tutorOnly, handler: a.listCases},
 		{method: http.MethodPost, path: "/api/admin/cases", access: tutorOnly, handler: a.createCase},
 		{method: http.MethodPost, path: "/api/admin/cases/import", access: tutorOnly, limit: catalog.MaxImportBytes + 64<<10,

@@ -20,6 +20,8 @@ func TestPublicRoutesAreExactlyTheExpectedOnes(t *testing.T) {
 		"POST /api/auth/logout",
 		"POST /api/auth/microsoft/start",
 		"POST /api/auth/microsoft",
+		"POST /api/auth/login/code",
+		"POST /api/auth/password-reset",
 	}
 	var got []string
 	for _, r := range Routes() {

@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/config"
@@ -83,11 +84,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = a.handleError
-	if d.Config.TrustProxy {
-		e.IPExtractor = echo.ExtractIPFromXFFHeader()
-	} else {
-		e.IPExtractor = echo.ExtractIPDirect()
-	}
+	e.IPExtractor = a.clientIP
 
 	e.Use(middleware.Recover())
 	e.Use(a.requestLog())
@@ -106,7 +103,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 		},
 	}))
 
-	apiGroup := e.Group("/api", a.loadSession)
+	apiGroup := e.Group("/api", a.withActor, a.loadSession)
 	if err := a.mount(apiGroup, table(a)); err != nil {
 		return nil, err
 	}
@@ -128,6 +125,15 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 		h = dropForwardingHeaders(h)
 	}
 	return h, nil
+}
+
+// clientIP is the client's address: from X-Forwarded-For behind the
+// trusted proxy (TRUST_PROXY), the connection's otherwise.
+func (a *api) clientIP(r *http.Request) string {
+	if a.cfg.TrustProxy {
+		return echo.ExtractIPFromXFFHeader()(r)
+	}
+	return echo.ExtractIPDirect()(r)
 }
 
 // mount adds the route table to the /api group. Every route must choose an
@@ -159,8 +165,10 @@ func (a *api) mount(g *echo.Group, routes []route) error {
 // API's error format, with the headers every response carries.
 func (a *api) crossOriginRefused(w http.ResponseWriter, r *http.Request) {
 	a.setSecurityHeaders(w.Header(), r)
-	a.log.Debug("request refused", "path", r.URL.Path, "status", http.StatusForbidden, "err", "cross-origin request",
-		"origin", r.Header.Get("Origin"), "secFetchSite", r.Header.Get("Sec-Fetch-Site"))
+	ctx := audit.WithActor(r.Context(), audit.Actor{IP: a.clientIP(r), Via: "web"})
+	audit.Warn(ctx, a.log, "authz.denied", slog.String("reason", "cross_origin"), slog.Int("status", http.StatusForbidden),
+		slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.String("origin", r.Header.Get("Origin")), slog.String("secFetchSite", r.Header.Get("Sec-Fetch-Site")))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusForbidden)
 	if r.Method == http.MethodHead {
@@ -247,17 +255,46 @@ type bodyError struct{ err error }
 func (e *bodyError) Error() string { return "reading the request body: " + e.err.Error() }
 func (e *bodyError) Unwrap() error { return e.err }
 
+// requestLog writes one line per API request: who (user and session
+// ids), what (method and URI, with search text removed) and how it went.
+// No API path holds an e-mail address: students are named by their ids.
 func (a *api) requestLog() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
-		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRemoteIP: true, HandleError: true,
+		LogStatus: true, LogMethod: true, LogLatency: true, LogRemoteIP: true, HandleError: true,
 		Skipper: func(c echo.Context) bool { return !strings.HasPrefix(c.Request().URL.Path, "/api/") },
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			userID, sessionID := "", ""
+			if u, ok := currentUser(c); ok {
+				userID = u.ID
+			}
+			if se, ok := currentSession(c); ok {
+				sessionID = se.ID
+			}
 			a.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
-				slog.Duration("latency", v.Latency), slog.String("ip", v.RemoteIP))
+				slog.String("method", v.Method), slog.String("uri", loggedURI(c.Request().URL)), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("ip", v.RemoteIP),
+				slog.String("userId", userID), slog.String("sessionId", sessionID))
 			return nil
 		},
 	})
+}
+
+// redactedParams are query parameters whose values stay out of the log:
+// search text may be a name or an address.
+var redactedParams = []string{"q"}
+
+// loggedURI is the request's path and query as logged.
+func loggedURI(u *url.URL) string {
+	if u.RawQuery == "" {
+		return u.Path
+	}
+	q := u.Query()
+	for _, k := range redactedParams {
+		if q.Has(k) {
+			q.Set(k, "redacted")
+		}
+	}
+	return u.Path + "?" + q.Encode()
 }
 
 func (a *api) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {

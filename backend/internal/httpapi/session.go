@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
@@ -21,6 +22,10 @@ const (
 	plainSessionCookie  = "simulador_session"
 	secureNonceCookie   = "__Secure-simulador_ms_nonce"
 	plainNonceCookie    = "simulador_ms_nonce"
+	// The sign-in waiting for its second factor (its state is on the
+	// server; the cookie only names it).
+	secureMFACookie = "__Host-simulador_mfa"
+	plainMFACookie  = "simulador_mfa"
 )
 
 func (a *api) sessionCookie() string {
@@ -37,37 +42,62 @@ func (a *api) nonceCookie() string {
 	return plainNonceCookie
 }
 
-// loadSession resolves the session cookie, if any, into the request's user.
-// A stale cookie is cleared; the route's access level decides what follows.
+func (a *api) mfaCookie() string {
+	if a.secureCookies() {
+		return secureMFACookie
+	}
+	return plainMFACookie
+}
+
+// withActor puts who is calling (the client's address, for now) in the
+// request's context, for the security events the request may log.
+func (a *api) withActor(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		c.SetRequest(req.WithContext(audit.WithActor(req.Context(), audit.Actor{IP: c.RealIP(), Via: "web"})))
+		return next(c)
+	}
+}
+
+// loadSession resolves the session cookie, if any, into the request's user
+// and session. A stale cookie is cleared; the route's access level decides
+// what follows.
 func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(a.sessionCookie())
 		if err != nil || ck.Value == "" {
 			return next(c)
 		}
-		u, err := a.auth.Sessions().Resolve(c.Request().Context(), ck.Value)
+		u, se, err := a.auth.Sessions().ResolveSession(c.Request().Context(), ck.Value)
 		switch {
 		case errors.Is(err, domain.ErrUnauthenticated):
 			a.clearCookie(c, a.sessionCookie(), "/")
 		case err != nil:
 			return err
 		default:
-			c.Set(ctxUser, u)
+			a.setCurrent(c, u, se)
 		}
 		return next(c)
 	}
 }
 
+func (a *api) setCurrent(c echo.Context, u domain.User, se domain.Session) {
+	c.Set(ctxUser, u)
+	c.Set(ctxSession, se)
+	audit.SetUser(c.Request().Context(), u.ID, se.ID)
+}
+
 // startSession issues a new session (a new token at every sign-in) and
-// revokes the one the browser presented, if any.
-func (a *api) startSession(c echo.Context, u domain.User) error {
+// revokes the one the browser presented, if any. method is how the user
+// proved who they are (for the sign-in event).
+func (a *api) startSession(c echo.Context, u domain.User, method string) error {
 	ctx := c.Request().Context()
 	if old, err := c.Cookie(a.sessionCookie()); err == nil {
 		if err := a.auth.Sessions().Revoke(ctx, old.Value); err != nil {
 			return err
 		}
 	}
-	token, err := a.auth.Sessions().Create(ctx, u.ID, c.Request().UserAgent(), c.RealIP())
+	token, se, err := a.auth.StartSession(ctx, u, method, c.Request().UserAgent(), c.RealIP())
 	if err != nil {
 		return err
 	}
@@ -75,7 +105,7 @@ func (a *api) startSession(c echo.Context, u domain.User) error {
 		Name: a.sessionCookie(), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode,
 		Secure: a.secureCookies(), MaxAge: int(a.auth.Sessions().MaxAge() / time.Second),
 	})
-	c.Set(ctxUser, u)
+	a.setCurrent(c, u, se)
 	return nil
 }
 

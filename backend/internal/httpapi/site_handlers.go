@@ -37,9 +37,15 @@ type microsoftConfigDTO struct {
 	Scopes           []string `json:"scopes"`
 }
 
+type mailConfigDTO struct {
+	// Enabled: reset links can be e-mailed to students.
+	Enabled bool `json:"enabled"`
+}
+
 type publicConfigDTO struct {
 	Site      config.Site        `json:"site"`
 	Microsoft microsoftConfigDTO `json:"microsoft"`
+	Mail      mailConfigDTO      `json:"mail"`
 }
 
 // publicConfig is what the browser needs before anyone signs in. It is also
@@ -57,7 +63,7 @@ func (a *api) publicConfig() publicConfigDTO {
 			ms.KnownAuthorities = []string{u.Host}
 		}
 	}
-	return publicConfigDTO{Site: a.cfg.Site, Microsoft: ms}
+	return publicConfigDTO{Site: a.cfg.Site, Microsoft: ms, Mail: mailConfigDTO{Enabled: a.cfg.Mail.Enabled()}}
 }
 
 func (a *api) siteConfig(c echo.Context) error {

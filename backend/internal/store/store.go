@@ -43,6 +43,52 @@ type Sessions interface {
 	DeleteSession(ctx context.Context, tokenHash string) error
 	DeleteUserSessions(ctx context.Context, userID string) error
 	DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error)
+	// ListUserSessions returns the user's sessions, newest first (expired
+	// ones too, until a sweep deletes them).
+	ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error)
+}
+
+// Accounts persists what keeps accounts safe beyond the password: one-time
+// tokens (password resets, sign-ins waiting for a second factor), second
+// factors, and rate-limit counters shared by every server instance.
+type Accounts interface {
+	// CreateToken stores t; domain.ErrConflict when its hash exists.
+	CreateToken(ctx context.Context, t domain.OneTimeToken) error
+	GetToken(ctx context.Context, hash string) (domain.OneTimeToken, error)
+	// UseToken marks the token used at `at`: domain.ErrNotFound when it
+	// does not exist, domain.ErrConflict when it was already used. Of
+	// racing calls exactly one succeeds. Expiry is the caller's to check.
+	UseToken(ctx context.Context, hash string, at time.Time) error
+	// DeleteUserTokens deletes the user's tokens of kind.
+	DeleteUserTokens(ctx context.Context, userID string, kind domain.TokenKind) error
+	// DeleteExpiredTokens deletes tokens that expired at or before now.
+	DeleteExpiredTokens(ctx context.Context, now time.Time) (int64, error)
+
+	// GetMFA returns the user's second factor; domain.ErrNotFound when none.
+	GetMFA(ctx context.Context, userID string) (domain.MFA, error)
+	// PutMFA stores m in place of the user's second factor, if any, with
+	// its recovery codes.
+	PutMFA(ctx context.Context, m domain.MFA) error
+	// DeleteMFA removes the user's second factor (none is not an error).
+	DeleteMFA(ctx context.Context, userID string) error
+	// UseTOTPStep records that a code of TOTP time step `step` was
+	// accepted, only if step is after the last one recorded: otherwise
+	// domain.ErrConflict (a replayed code), and domain.ErrNotFound when the
+	// user has no second factor. Of racing calls for a step one succeeds.
+	UseTOTPStep(ctx context.Context, userID string, step int64) error
+	// UseRecoveryCode marks the user's unused recovery code with that hash
+	// used; domain.ErrNotFound when there is no such unused code. Of racing
+	// calls for a code one succeeds.
+	UseRecoveryCode(ctx context.Context, userID, hash string, at time.Time) error
+
+	// HitRateLimit counts one event under key in a fixed window of the
+	// given length that starts with the key's first event, and returns the
+	// count so far in the window (this event included) and when the window
+	// ends. Concurrent hits are all counted, on every instance.
+	HitRateLimit(ctx context.Context, key string, now time.Time, window time.Duration) (count int, windowEnd time.Time, err error)
+	// DeleteExpiredRateLimits deletes counters whose window ended at or
+	// before now.
+	DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64, error)
 }
 
 // Degrees persists degree programmes.
@@ -264,6 +310,7 @@ type Feedback interface {
 type Store interface {
 	Users
 	Sessions
+	Accounts
 	Degrees
 	Groups
 	Catalog

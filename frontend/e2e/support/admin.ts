@@ -31,6 +31,13 @@ export async function apiAs(server: ServerHandle, user: TestUser): Promise<APIRe
   return ctx
 }
 
+/** The user id of an API session's user. */
+export async function userIdOf(api: APIRequestContext): Promise<string> {
+  const s = (await (await api.get('/api/session')).json()) as { user: { id: string } | null }
+  if (!s.user) throw new Error('not signed in')
+  return s.user.id
+}
+
 export async function ok<T = unknown>(res: { status: () => number; text: () => Promise<string>; json: () => Promise<unknown> }, status = 200): Promise<T> {
   expect(res.status(), await res.text()).toBe(status)
   return (status === 204 ? undefined : await res.json()) as T

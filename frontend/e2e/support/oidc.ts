@@ -17,6 +17,9 @@ export type IssuerUser = {
   givenName?: string
   familyName?: string
   oid?: string
+  upn?: string
+  /** Sends xms_edov: true (the tenant verifies the email claim's domain). */
+  emailVerified?: boolean
 }
 
 /** Mirrors oidctest.SignIn (backend/internal/testsupport/oidctest). */
@@ -116,6 +119,8 @@ export async function startIssuer(): Promise<IssuerHandle> {
       MS_CLIENT_ID: ready.clientId,
       MS_AUTHORITY: ready.authority,
       MS_CA_FILE: caFile,
+      // The issuer's users are in the university's domain (uniqueEmail).
+      MS_EMAIL_DOMAINS: 'utpl.edu.ec',
     },
     setNext: async (s) => void (await control('POST', '/_control/next', s)),
     clearNext: async () => void (await control('DELETE', '/_control/next')),

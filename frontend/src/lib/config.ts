@@ -25,7 +25,10 @@ export type MicrosoftConfig = {
   scopes: string[]
 }
 
-export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig }
+/** Whether the server can e-mail password-reset links. */
+export type MailConfig = { enabled: boolean }
+
+export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig; mail?: MailConfig }
 
 export function embeddedConfig(): AppConfig | undefined {
   const el = document.getElementById('app-config')

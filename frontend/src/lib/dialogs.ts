@@ -16,13 +16,15 @@ function load(): Promise<Swal> {
 // seen and its late didOpen puts the spinner on the dialog that replaced it.
 let loadingOpened: Promise<void> = Promise.resolve()
 
-async function swal(): Promise<Swal> {
+// swal loads SweetAlert2 (exported for dialogs kept in their own modules,
+// off the first page's bundle).
+export async function swal(): Promise<Swal> {
   const s = await load()
   await loadingOpened
   return s
 }
 
-const base = {
+export const base = {
   confirmButtonText: 'Aceptar',
   buttonsStyling: true,
   returnFocus: true,
@@ -115,3 +117,4 @@ export async function closeDialog() {
   const s = await swal()
   s.close()
 }
+

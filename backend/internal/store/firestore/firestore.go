@@ -61,6 +61,9 @@ const (
 	colTranscripts   = "transcripts" // under each attempt, one per recording
 	colJobs          = "jobs"
 	colJobSubjects   = "jobSubjects"
+	colTokens        = "oneTimeTokens"
+	colMFA           = "mfa"
+	colRateLimits    = "rateLimits"
 )
 
 // Store is a store.Store on Cloud Firestore. Inside InTx, tx is the

@@ -1,8 +1,12 @@
 package firestore
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -15,6 +19,7 @@ import (
 
 func sessionFields(se domain.Session) map[string]any {
 	return map[string]any{
+		"id":         se.ID,
 		"userId":     se.UserID,
 		"createdAt":  ts(se.CreatedAt),
 		"lastSeenAt": ts(se.LastSeenAt),
@@ -26,7 +31,16 @@ func sessionFields(se domain.Session) map[string]any {
 
 func sessionFrom(d doc) (domain.Session, error) {
 	f := d.data
+	id, ok := f["id"].(string)
+	if !ok {
+		// A session stored before sessions had an id: one derived from the
+		// document ID (the token's hash) by another hash, which does not
+		// reveal it.
+		sum := sha256.Sum256([]byte("session-id|" + d.ref.ID))
+		id = hex.EncodeToString(sum[:8])
+	}
 	return domain.Session{
+		ID:         id,
 		TokenHash:  d.ref.ID,
 		UserID:     f.str("userId"),
 		CreatedAt:  f.time("createdAt"),
@@ -97,6 +111,20 @@ func (s *Store) DeleteUserSessions(ctx context.Context, userID string) error {
 		}
 		return nil
 	})
+}
+
+func (s *Store) ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error) {
+	docs, err := s.read().query(ctx, collection(colSessions).whereEq("userId", userID))
+	if err != nil {
+		return nil, err
+	}
+	out, err := decodeAll(docs, sessionFrom)
+	// Newest first, in memory: a user has few sessions, and no composite
+	// index is needed.
+	slices.SortFunc(out, func(a, b domain.Session) int {
+		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	return out, err
 }
 
 // expiredBatch bounds the documents one sweep transaction changes

@@ -14,8 +14,8 @@ import (
 func (s *DB) CreateSession(ctx context.Context, se domain.Session) error {
 	return s.InTx(ctx, func(st store.Store) error {
 		tx := st.(*DB)
-		if _, err := tx.exec(ctx, `INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			se.TokenHash, se.UserID, ms(se.CreatedAt), ms(se.LastSeenAt), ms(se.ExpiresAt), se.UserAgent, se.IP); err != nil {
+		if _, err := tx.exec(ctx, `INSERT INTO sessions (id, token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			se.ID, se.TokenHash, se.UserID, ms(se.CreatedAt), ms(se.LastSeenAt), ms(se.ExpiresAt), se.UserAgent, se.IP); err != nil {
 			return err
 		}
 		_, err := tx.exec(ctx, `UPDATE users SET last_login_at = ? WHERE id = ?`, ms(se.CreatedAt), se.UserID)
@@ -23,16 +23,38 @@ func (s *DB) CreateSession(ctx context.Context, se domain.Session) error {
 	})
 }
 
-func (s *DB) GetSession(ctx context.Context, tokenHash string) (domain.Session, error) {
+const sessionColumns = `id, token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip`
+
+func scanSession(r scanner) (domain.Session, error) {
 	var se domain.Session
 	var created, seen, expires int64
-	err := s.queryRow(ctx, `SELECT token_hash, user_id, created_at, last_seen_at, expires_at, user_agent, ip FROM sessions WHERE token_hash = ?`, tokenHash).
-		Scan(&se.TokenHash, &se.UserID, &created, &seen, &expires, &se.UserAgent, &se.IP)
-	if err != nil {
-		return se, s.mapErr(err)
+	if err := r.Scan(&se.ID, &se.TokenHash, &se.UserID, &created, &seen, &expires, &se.UserAgent, &se.IP); err != nil {
+		return se, err
 	}
 	se.CreatedAt, se.LastSeenAt, se.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
 	return se, nil
+}
+
+func (s *DB) GetSession(ctx context.Context, tokenHash string) (domain.Session, error) {
+	se, err := scanSession(s.queryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE token_hash = ?`, tokenHash))
+	return se, s.mapErr(err)
+}
+
+func (s *DB) ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error) {
+	rows, err := s.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY created_at DESC, id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []domain.Session
+	for rows.Next() {
+		se, err := scanSession(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, se)
+	}
+	return out, rows.Err()
 }
 
 func (s *DB) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {

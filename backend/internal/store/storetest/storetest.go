@@ -62,6 +62,10 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"TranscriptOver":    testTranscriptOver,
 		"RecordingsNoJob":   testRecordingsWithoutJob,
 		"Jobs":              testJobs,
+		"UserSessions":      testUserSessions,
+		"Tokens":            testTokens,
+		"MFA":               testMFA,
+		"RateLimits":        testRateLimits,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -83,7 +83,7 @@ func (i *Issuer) discovery(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint_auth_methods_supported": []string{"none"},
 		"code_challenge_methods_supported":      []string{"S256"},
 		"claims_supported": []string{"sub", "iss", "aud", "exp", "iat", "nbf", "nonce", "name", "given_name",
-			"family_name", "email", "preferred_username", "oid", "tid", "ver"},
+			"family_name", "email", "preferred_username", "upn", "xms_edov", "oid", "tid", "ver"},
 	})
 }
 

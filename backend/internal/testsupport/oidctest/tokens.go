@@ -27,6 +27,11 @@ type User struct {
 	// OID is the object id; default a stable GUID derived from the email,
 	// so the same person signing in again is the same account.
 	OID string `json:"oid,omitempty"`
+	// UPN is the upn claim (an optional claim in Entra), when set.
+	UPN string `json:"upn,omitempty"`
+	// EmailVerified sets the optional claim xms_edov ("email domain owner
+	// verified") to true: the tenant verifies the email claim's domain.
+	EmailVerified bool `json:"emailVerified,omitempty"`
 }
 
 // SignIn is one sign-in: the user and the faults to put in the ID token.
@@ -121,6 +126,12 @@ func (i *Issuer) idTokenClaims(s SignIn, nonce string, now time.Time) map[string
 		if pu := cmp.Or(s.User.PreferredUsername, s.User.Email); pu != "" {
 			c["preferred_username"] = pu
 		}
+		if s.User.UPN != "" {
+			c["upn"] = s.User.UPN
+		}
+	}
+	if s.User.EmailVerified {
+		c["xms_edov"] = true
 	}
 	if nonce != "" {
 		c["nonce"] = nonce

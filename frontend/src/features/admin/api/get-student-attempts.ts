@@ -1,14 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys, type AttemptSummary } from '@/features/attempts/api/types'
-import { pathSegment } from '../lib/students'
 
-/** A student's attempts in the tutor's groups, newest first. */
-export const getStudentAttempts = (email: string) => api.get<AttemptSummary[]>(`/api/admin/students/${pathSegment(email)}/attempts`)
+/**
+ * A student's attempts in the tutor's groups, newest first. The student is
+ * named by user id: a path reaches access logs, where an address would be
+ * personal data.
+ */
+export const getStudentAttempts = (id: string) => api.get<AttemptSummary[]>(`/api/admin/students/${encodeURIComponent(id)}/attempts`)
 
-export const studentAttemptsQueryOptions = (email: string) =>
-  queryOptions({ queryKey: attemptKeys.ofStudent(email.toLowerCase()), queryFn: () => getStudentAttempts(email) })
+export const studentAttemptsQueryOptions = (id: string) =>
+  queryOptions({ queryKey: attemptKeys.ofStudent(id), queryFn: () => getStudentAttempts(id) })
 
-export function useStudentAttempts(email: string) {
-  return useQuery(studentAttemptsQueryOptions(email))
+export function useStudentAttempts(id: string) {
+  return useQuery(studentAttemptsQueryOptions(id))
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
-import { pathSegment, trendText } from '../lib/students'
+import { trendText } from '../lib/students'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
@@ -45,10 +45,21 @@ function SignedIn({ student }: { student: Member }) {
 }
 
 // MembersTable lists a group's students with a filter box, their practice
-// figures, and a link to each student's attempts. Without a known name the
-// link is on the email. With onRemove, each row has a "Quitar" button (the
-// active group's list).
-export function MembersTable({ students, caption, onRemove }: { students: Member[]; caption: string; onRemove?: (student: Member) => void }) {
+// figures, and a link to each student's attempts (for those with a
+// profile). Without a known name the link is on the email. With onReset,
+// each student with a profile gets a button to reset their password; with
+// onRemove, each row has a "Quitar" button (the active group's list).
+export function MembersTable({
+  students,
+  caption,
+  onReset,
+  onRemove,
+}: {
+  students: Member[]
+  caption: string
+  onReset?: (m: Member) => void
+  onRemove?: (m: Member) => void
+}) {
   const [filter, setFilter] = useState('')
   const id = useId()
   const q = filter.trim().toLowerCase()
@@ -73,7 +84,7 @@ export function MembersTable({ students, caption, onRemove }: { students: Member
               <th scope="col" className="py-2 pr-4 font-semibold">Promedio</th>
               <th scope="col" className="py-2 pr-4 font-semibold">Tendencia</th>
               <th scope="col" className="py-2 font-semibold">Última actividad</th>
-              {onRemove && (
+              {(onReset || onRemove) && (
                 <th scope="col" className="py-2 pl-4 font-semibold">
                   <span className="sr-only">Acciones</span>
                 </th>
@@ -87,10 +98,10 @@ export function MembersTable({ students, caption, onRemove }: { students: Member
                   {s.name === null ? (
                     <span title="Dato no disponible">—</span>
                   ) : (
-                    <AttemptsLink email={s.email}>{s.name || s.email}</AttemptsLink>
+                    <AttemptsLink id={s.userId}>{s.name || s.email}</AttemptsLink>
                   )}
                 </td>
-                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink email={s.email}>{s.email}</AttemptsLink> : s.email}</td>
+                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink id={s.userId}>{s.email}</AttemptsLink> : s.email}</td>
                 <td className="py-2 pr-4">
                   <SignedIn student={s} />
                 </td>
@@ -102,16 +113,30 @@ export function MembersTable({ students, caption, onRemove }: { students: Member
                   <TrendLabel trend={s.trend ?? ''} />
                 </td>
                 <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
-                {onRemove && (
+                {(onReset || onRemove) && (
                   <td className="py-2 pl-4">
-                    <button
-                      type="button"
-                      onClick={() => onRemove(s)}
-                      aria-label={`Quitar a ${s.name || s.email} del grupo`}
-                      className="rounded-md border border-red-700 px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
-                    >
-                      Quitar
-                    </button>
+                    <div className="flex gap-2">
+                      {onReset && s.userId && (
+                        <button
+                          type="button"
+                          onClick={() => onReset(s)}
+                          aria-label={`Restablecer la contraseña de ${s.name || s.email}`}
+                          className="rounded-lg border border-brand-700 px-3 py-1.5 text-sm font-semibold whitespace-nowrap text-brand-700 hover:bg-brand-50"
+                        >
+                          Restablecer
+                        </button>
+                      )}
+                      {onRemove && (
+                        <button
+                          type="button"
+                          onClick={() => onRemove(s)}
+                          aria-label={`Quitar a ${s.name || s.email} del grupo`}
+                          className="rounded-md border border-red-700 px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
+                        >
+                          Quitar
+                        </button>
+                      )}
+                    </div>
                   </td>
                 )}
               </tr>
@@ -124,9 +149,12 @@ export function MembersTable({ students, caption, onRemove }: { students: Member
   )
 }
 
-function AttemptsLink({ email, children }: { email: string; children: ReactNode }) {
+// AttemptsLink opens a student's attempts, named by user id; a student
+// without a profile has made none, and gets plain text.
+function AttemptsLink({ id, children }: { id?: string; children: ReactNode }) {
+  if (!id) return <>{children}</>
   return (
-    <Link to={`/admin/estudiantes/${pathSegment(email)}`} className="font-medium text-brand-700 underline">
+    <Link to={`/admin/estudiantes/${encodeURIComponent(id)}`} className="font-medium text-brand-700 underline">
       {children}
       <span className="sr-only">: ver intentos</span>
     </Link>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AttemptSummary } from '@/features/attempts/api/types'
-import { attemptStats, pathSegment, trendText } from './students'
+import { attemptStats, trendText } from './students'
 
 const summary = (over: Partial<AttemptSummary>): AttemptSummary => ({
   id: 'a',
@@ -36,10 +36,5 @@ describe('students', () => {
     ])
     expect(s).toEqual({ attempts: 5, finished: 3, graded: 1, average: 7.11 })
     expect(attemptStats([])).toEqual({ attempts: 0, finished: 0, graded: 0, average: null })
-  })
-
-  it('encodes a path segment, keeping an email readable', () => {
-    expect(pathSegment('ana.paz+x@utpl.edu.ec')).toBe('ana.paz+x@utpl.edu.ec')
-    expect(pathSegment('a/b?c#d e%')).toBe('a%2Fb%3Fc%23d%20e%25')
   })
 })

@@ -39,13 +39,3 @@ export function attemptStats(list: AttemptSummary[]): AttemptStats {
   const average = scores.length ? Math.round((scores.reduce((x, y) => x + y, 0) / scores.length) * 100) / 100 : null
   return { attempts: list.length, finished, graded, average }
 }
-
-/**
- * pathSegment encodes a value for one URL path segment, leaving the
- * characters a segment may hold as they are (an email keeps its "@"): the
- * server matches the segment as written (GET /api/admin/students/:email/attempts
- * finds nothing for "ana%40x.ec").
- */
-export function pathSegment(s: string): string {
-  return encodeURIComponent(s).replace(/%(40|2B|21|24|26|27|28|29|2A|2C|3B|3D|3A)/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-}

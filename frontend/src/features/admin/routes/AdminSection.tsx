@@ -72,7 +72,7 @@ export function AdminSection() {
         <Routes>
           <Route path="grupo" element={<GroupPage />} />
           <Route path="estudiantes" element={<StudentsPage />} />
-          <Route path="estudiantes/:email" element={<StudentAttemptsPage />} />
+          <Route path="estudiantes/:id" element={<StudentAttemptsPage />} />
           <Route path="calificar" element={<GradingQueuePage />} />
           <Route path="calificar/:attemptId" element={<GradeAttemptPage />} />
           <Route path="casos" element={<CasesPage />} />

@@ -12,7 +12,6 @@ import { RecordingsList } from '@/features/attempts/components/RecordingsList'
 import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
 import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
-import { pathSegment } from '../lib/students'
 
 // GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
 // needs to grade one attempt, with the recordings beside the rubric.
@@ -25,7 +24,7 @@ export function GradeAttemptPage() {
         ← Volver a Calificar
       </Link>
       {q.data && (
-        <Link to={`/admin/estudiantes/${pathSegment(q.data.student.mail)}`} className="font-semibold text-brand-700 underline">
+        <Link to={`/admin/estudiantes/${encodeURIComponent(q.data.student.id)}`} className="font-semibold text-brand-700 underline">
           Intentos de {q.data.student.displayName || q.data.student.mail}
         </Link>
       )}

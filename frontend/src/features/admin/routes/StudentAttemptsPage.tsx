@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
+import { ApiError } from '@/lib/api-client'
 import { formatScore } from '@/lib/format'
 import { useActiveGroupStudents } from '../api/get-active-group-students'
 import { useStudentAttempts } from '../api/get-student-attempts'
@@ -9,15 +10,17 @@ import { AttemptsTable } from '../components/AttemptsTable'
 import { TrendLabel } from '../components/MembersTable'
 import { attemptStats } from '../lib/students'
 
-// StudentAttemptsPage is /admin/estudiantes/:email: every attempt the
-// student made in the tutor's groups, each openable to grade or review.
+// StudentAttemptsPage is /admin/estudiantes/:id (the student's user id):
+// every attempt the student made in the tutor's groups, each openable to
+// grade or review.
 export function StudentAttemptsPage() {
-  const { email = '' } = useParams()
-  const q = useStudentAttempts(email)
+  const { id = '' } = useParams()
+  const q = useStudentAttempts(id)
   // The active group's figures (trend) when the student is in it.
   const group = useActiveGroupStudents()
-  const member = group.data?.students.find((s) => s.email.toLowerCase() === email.toLowerCase())
+  const member = group.data?.students.find((s) => s.userId === id)
   const name = member?.name || q.data?.[0]?.student.displayName || ''
+  const email = member?.email || q.data?.[0]?.student.mail || ''
   const back = (
     <p>
       <Link to="/admin/estudiantes" className="font-semibold text-brand-700 underline">
@@ -30,7 +33,9 @@ export function StudentAttemptsPage() {
     return (
       <div className="space-y-6">
         {back}
-        <Notice tone="error">No se pudieron cargar los intentos del estudiante.</Notice>
+        <Notice tone="error">
+          {q.error instanceof ApiError && q.error.status === 404 ? 'Ese estudiante no existe.' : 'No se pudieron cargar los intentos del estudiante.'}
+        </Notice>
       </div>
     )
   const stats = attemptStats(q.data)
@@ -43,7 +48,7 @@ export function StudentAttemptsPage() {
   return (
     <div className="space-y-6">
       {back}
-      <Card title={name ? `${name}` : email}>
+      <Card title={name || email || 'Estudiante'}>
         {name && <p className="-mt-2 mb-4 break-all text-slate-700">{email}</p>}
         <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-2 lg:grid-cols-5">
           {figures.map(([k, v]) => (
@@ -67,7 +72,7 @@ export function StudentAttemptsPage() {
         {q.data.length === 0 ? (
           <p className="text-slate-700">Este estudiante aún no tiene intentos en sus grupos.</p>
         ) : (
-          <AttemptsTable attempts={q.data} caption={`Intentos de ${name || email}`} variant="student" />
+          <AttemptsTable attempts={q.data} caption={`Intentos de ${name || email || 'el estudiante'}`} variant="student" />
         )}
       </Card>
     </div>

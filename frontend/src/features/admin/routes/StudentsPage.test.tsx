@@ -50,11 +50,14 @@ describe('StudentsPage', () => {
       group,
       infoUnavailable: false,
       students: [
-        member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', signedIn: true, lastSignInAt: '2026-03-02T15:30:00Z', attempts: 2 }),
+        member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', userId: 'U-ANA', signedIn: true, lastSignInAt: '2026-03-02T15:30:00Z', attempts: 2 }),
         member({ email: 'luis@utpl.edu.ec', name: 'Luis Ruiz', signedIn: false }),
       ],
     })
-    expect(await screen.findByRole('link', { name: 'Ana Pérez: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/ana@utpl.edu.ec')
+    expect(await screen.findByRole('link', { name: 'Ana Pérez: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/U-ANA')
+    // A student with a profile can have the password reset; one without cannot.
+    expect(screen.getByRole('button', { name: 'Restablecer la contraseña de Ana Pérez' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Restablecer la contraseña de Luis Ruiz' })).not.toBeInTheDocument()
     const ana = cells('Ana Pérez')
     expect(ana[2]).toMatch(/^Sí, último ingreso: .*2026/)
     expect(ana[3]).toBe('2')
@@ -75,8 +78,9 @@ describe('StudentsPage', () => {
     expect(ana[2]).toBe('—')
     expect(ana[3]).toBe('1')
     expect(screen.queryByText('Aún no')).not.toBeInTheDocument()
-    // The email still opens the student's attempts.
-    expect(screen.getByRole('link', { name: 'ana@utpl.edu.ec: ver intentos' })).toHaveAttribute('href', '/admin/estudiantes/ana@utpl.edu.ec')
+    // Without the profile its id is unknown: no link to the attempts (the
+    // path names a student by id, never by address).
+    expect(screen.queryByRole('link', { name: 'ana@utpl.edu.ec: ver intentos' })).not.toBeInTheDocument()
   })
 
   it('offers to remove each student, named in the button for screen readers', async () => {

@@ -158,7 +158,7 @@ export const attemptKeys = {
   mine: ['attempts', 'mine'] as const,
   progress: ['attempts', 'progress'] as const,
   grading: ['attempts', 'grading'] as const,
-  ofStudent: (email: string) => ['attempts', 'student', email] as const,
+  ofStudent: (studentId: string) => ['attempts', 'student', studentId] as const,
   rubric: (degree: string) => ['rubric', degree] as const,
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import type { MicrosoftConfig } from '@/lib/config'
 import { sessionQueryKey, type Session } from './get-session'
+import { clearMicrosoftCache } from './msal-cache'
 
 export type MicrosoftLoginResult = Session & { created: boolean }
 
@@ -29,7 +30,14 @@ export async function signInWithMicrosoft({ config: cfg, onPopup }: MicrosoftLog
   } finally {
     onPopup?.(false)
   }
-  return api.post<MicrosoftLoginResult>('/api/auth/microsoft', { idToken })
+  try {
+    return await api.post<MicrosoftLoginResult>('/api/auth/microsoft', { idToken })
+  } finally {
+    // Once the server has answered, the browser keeps nothing of the
+    // sign-in: MSAL's cache holds the ID token, the account and a Graph
+    // access token (the mail.send scope), none of which the app uses.
+    await clearMicrosoftCache()
+  }
 }
 
 export function useMicrosoftLogin() {

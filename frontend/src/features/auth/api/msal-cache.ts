@@ -1,8 +1,10 @@
-// What sign-out must forget of the Microsoft sign-in. MSAL keeps its cache
-// (the ID token and, with the mail.send scope, a Graph access token) in this
-// tab's sessionStorage under "msal." keys; clearing local storage does not
-// reach it. This module does not import MSAL, so signing out never loads it:
-// when the popup ran in this page, msal.ts registers a clear function here.
+// What the browser must forget of the Microsoft sign-in, as soon as the
+// server has answered it and again at sign-out. MSAL keeps its cache (the
+// ID token, the account and, with the mail.send scope, a Graph access
+// token) in this tab's sessionStorage under "msal." keys; clearing local
+// storage does not reach it. This module does not import MSAL, so signing
+// out never loads it: when the popup ran in this page, msal.ts registers a
+// clear function here.
 
 const MSAL_PREFIX = 'msal.'
 

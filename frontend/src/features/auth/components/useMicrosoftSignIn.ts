@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppConfig } from '@/lib/config'
-import { showInfo } from '@/lib/dialogs'
+import { ApiError } from '@/lib/api-client'
+import { showError, showInfo } from '@/lib/dialogs'
 import { paths } from '@/lib/paths'
 import { consumeRedirect } from '@/lib/storage'
 import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft-login'
@@ -9,7 +10,8 @@ import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft
 // useMicrosoftSignIn starts the university-account popup. A new user goes to
 // /auth/carreras; a returning one to the saved location or /auth/carreras. A
 // failed or cancelled popup is silently ignored (docs/product.md, "Public
-// pages and sign-in").
+// pages and sign-in"); only an account the server cannot match to a
+// profile (no address the university verifies) is explained.
 //
 // isPending is true only while talking to the server: while the popup is
 // open the button stays usable, because MSAL cannot tell that the user
@@ -49,6 +51,11 @@ export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () =
         onError: (err) => {
           if (err instanceof MicrosoftNotConfiguredError) return
           console.warn('Inicio de sesión con Microsoft no completado', err)
+          // A valid account the server cannot match to a profile is told
+          // why; any other failure stays silent.
+          if (err instanceof ApiError && err.code === 'microsoft_unverified_email') {
+            void showError('No se pudo vincular su cuenta', err.message)
+          }
         },
       },
     )

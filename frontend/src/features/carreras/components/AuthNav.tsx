@@ -4,6 +4,7 @@ const tabs = [
   ['/auth/carreras', 'Carreras'],
   ['/auth/historial', 'Historial'],
   ['/auth/rubrica', 'Rúbrica'],
+  ['/auth/cuenta', 'Mi cuenta'],
 ] as const
 
 // AuthNav is the sub-navigation of the /auth pages, drawn as tabs at the

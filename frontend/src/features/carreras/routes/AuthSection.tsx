@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router-dom'
+import { AccountPage } from '@/features/account/routes/AccountPage'
 import { AttemptResultPage } from './AttemptResultPage'
 import { CarrerasPage } from './CarrerasPage'
 import { HistorialPage } from './HistorialPage'
@@ -12,6 +13,7 @@ export function AuthSection() {
       <Route path="historial" element={<HistorialPage />} />
       <Route path="historial/:id" element={<AttemptResultPage />} />
       <Route path="rubrica" element={<RubricaPage />} />
+      <Route path="cuenta" element={<AccountPage />} />
       <Route path="*" element={<Navigate to="carreras" replace />} />
     </Routes>
   )

@@ -1,0 +1,63 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/audit"
+	"github.com/utpl/simulador/backend/internal/domain"
+)
+
+// limit is a rate limit kept in the store, so that it holds across the
+// server's instances: at most max events per window for one subject (a
+// user id, or a client address).
+type limit struct {
+	name   string
+	max    int
+	window time.Duration
+}
+
+var (
+	// A password typed to prove who one is (changing it, setting up or
+	// turning off the second factor): guessing it must stay slow even
+	// from a stolen session.
+	limitPasswordCheck = limit{"password_check", 5, 15 * time.Minute}
+	// Reset links a tutor issues, and that one student receives.
+	limitResetIssue        = limit{"reset_issue", 30, time.Hour}
+	limitResetIssueStudent = limit{"reset_issue_student", 5, time.Hour}
+	// Attempts to use a reset link, per client address.
+	limitResetUse = limit{"reset_use", 20, 15 * time.Minute}
+	// TOTP or recovery codes typed by one user (sign-in, enrolment,
+	// turning it off): six digits must not be guessable.
+	limitTOTP = limit{"totp", 10, 15 * time.Minute}
+	// Codes typed in one sign-in waiting for its second factor; past
+	// this the sign-in must start again from the password.
+	limitMFAAttempt = limit{"mfa_attempt", 5, MFALoginLifetime}
+)
+
+// check counts one event of l for subject and refuses it (a Spanish
+// message, Retry-After) once the window holds more than l.max.
+func (s *Service) check(ctx context.Context, l limit, subject string) error {
+	now := s.now()
+	n, end, err := s.store.HitRateLimit(ctx, l.name+":"+subject, now, l.window)
+	if err != nil {
+		return err
+	}
+	if n <= l.max {
+		return nil
+	}
+	wait := max(end.Sub(now), time.Second)
+	audit.Warn(ctx, s.log, "ratelimit.exceeded", slog.String("limit", l.name), slog.Int("retryAfterSeconds", int(wait.Seconds())+1))
+	return rateLimited(wait)
+}
+
+func rateLimited(wait time.Duration) error {
+	msg := "Demasiados intentos. Espere un momento e intente de nuevo."
+	if m := int(wait.Round(time.Minute) / time.Minute); m >= 1 {
+		msg = fmt.Sprintf("Demasiados intentos. Espere %d minuto(s) e intente de nuevo.", m)
+	}
+	return &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeRateLimited, Message: msg,
+		Details: map[string]int{"retryAfterSeconds": int(wait.Seconds()) + 1}}
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { accountKeys } from './types'
+
+export type ChangePasswordInput = { currentPassword: string; newPassword: string }
+
+/** Changes the password; every other session ends. */
+export const changePassword = (input: ChangePasswordInput) => api.put<{ sessionsEnded: number }>('/api/me/password', input)
+
+export function useChangePassword() {
+  const qc = useQueryClient()
+  return useMutation({ mutationFn: changePassword, onSuccess: () => qc.invalidateQueries({ queryKey: accountKeys.sessions }) })
+}

@@ -1,0 +1,11 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { accountKeys } from './types'
+
+/** Ends every session of the user but this one. */
+export const endOtherSessions = () => api.post<{ ended: number }>('/api/me/sessions/end-others')
+
+export function useEndOtherSessions() {
+  const qc = useQueryClient()
+  return useMutation({ mutationFn: endOtherSessions, onSettled: () => qc.invalidateQueries({ queryKey: accountKeys.sessions }) })
+}

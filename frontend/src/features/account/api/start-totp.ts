@@ -1,0 +1,10 @@
+import { useMutation } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import type { TotpSetup } from './types'
+
+/** Begins two-step verification: a new secret, in force once confirmed with a code. */
+export const startTotp = (password: string) => api.post<TotpSetup>('/api/me/mfa/totp', { password })
+
+export function useStartTotp() {
+  return useMutation({ mutationFn: startTotp })
+}
