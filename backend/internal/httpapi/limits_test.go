@@ -110,7 +110,7 @@ func TestRemovedStudentLosesTheSimulatorAndKeepsTheirAttempts(t *testing.T) {
 	e.mustAttempt(studentInGrp, http.MethodGet, "/api/attempts/"+finished.ID, nil, 200)
 	e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+inProgress.ID+"/abandon", nil, 200)
 	// The tutor still sees and grades them.
-	list := e.do(tutor, http.MethodGet, "/api/admin/students/"+memberMail+"/attempts", nil)
+	list := e.do(tutor, http.MethodGet, "/api/admin/students/"+e.users[studentInGrp].ID+"/attempts", nil)
 	if list.Code != 200 || !strings.Contains(list.Body.String(), finished.ID) || !strings.Contains(list.Body.String(), inProgress.ID) {
 		t.Fatalf("the tutor's list of the removed student = %d %s", list.Code, list.Body)
 	}
@@ -147,7 +147,7 @@ func TestAttemptsStayWithTheGroupTheyStartedIn(t *testing.T) {
 		e.expectRefusal(tc.role, http.MethodGet, "/api/attempts/"+tc.hides.ID, nil, 404, "attempt_not_found")
 		e.expectRefusal(tc.role, http.MethodGet, "/api/attempts/"+tc.hides.ID+"/recordings/x/media", nil, 404, "attempt_not_found")
 		e.expectRefusal(tc.role, http.MethodPost, "/api/attempts/"+tc.hides.ID+"/grade", map[string]any{"levels": levelsAll(tc.hides, 3), "comments": ""}, 404, "attempt_not_found")
-		for _, path := range []string{"/api/admin/students/" + memberMail + "/attempts", "/api/admin/grading"} {
+		for _, path := range []string{"/api/admin/students/" + e.users[studentInGrp].ID + "/attempts", "/api/admin/grading"} {
 			body := e.do(tc.role, http.MethodGet, path, nil).Body.String()
 			if !strings.Contains(body, tc.sees.ID) || strings.Contains(body, tc.hides.ID) {
 				t.Fatalf("%s %s = %s; want %s and not %s", tc.role, path, body, tc.sees.ID, tc.hides.ID)
