@@ -54,7 +54,7 @@ type pilot struct {
 // with composed takes, a training attempt in progress with takes still
 // uploading (one with a gap), a deleted take, transcripts (browser and
 // corrected) and a pending transcription job.
-func newPilot(t *testing.T) *pilot {
+func newPilot(t testing.TB) *pilot {
 	t.Helper()
 	ctx := context.Background()
 	p := &pilot{dir: cliEnv(t), recordings: map[string][]byte{}}
@@ -176,7 +176,7 @@ func newPilot(t *testing.T) *pilot {
 // take uploads n chunks of random audio as recording rid of phase; with
 // complete, the take is completed (and composed). Chunks in skip are not
 // sent.
-func (p *pilot) take(t *testing.T, a *app, u domain.User, attemptID, rid string, phase, n int, complete bool, skip ...int) {
+func (p *pilot) take(t testing.TB, a *app, u domain.User, attemptID, rid string, phase, n int, complete bool, skip ...int) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := a.exams.PutRecording(ctx, u, attemptID, rid, phase, "audio/webm;codecs=opus"); err != nil {
@@ -284,12 +284,12 @@ func (p *pilot) checkMoved(t *testing.T, st store.Store, m media.Store) {
 }
 
 // migrate runs migrate-data and returns what it printed.
-func migrateData(t *testing.T, args ...string) result {
+func migrateData(t testing.TB, args ...string) result {
 	t.Helper()
 	return runCLI(t, "", append([]string{"migrate-data"}, args...)...)
 }
 
-func mustMigrate(t *testing.T, args ...string) result {
+func mustMigrate(t testing.TB, args ...string) result {
 	t.Helper()
 	r := migrateData(t, args...)
 	if r.code != 0 {
@@ -298,7 +298,7 @@ func mustMigrate(t *testing.T, args ...string) result {
 	return r
 }
 
-func copiedNothing(t *testing.T, r result) {
+func copiedNothing(t testing.TB, r result) {
 	t.Helper()
 	if !strings.Contains(r.stdout, "Nothing new to copy") {
 		t.Errorf("a second run does not say it copied nothing:\n%s\n%s", r.stdout, r.stderr)
@@ -308,7 +308,7 @@ func copiedNothing(t *testing.T, r result) {
 // newPostgresDB creates an empty database and returns its URL, with a
 // password that must never be printed (the test server trusts every
 // connection, so any password works).
-func newPostgresDB(t *testing.T) string {
+func newPostgresDB(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
@@ -350,10 +350,10 @@ type destination struct {
 	args []string // --to and --to-media
 	// from is the same store as --from and --from-media.
 	from []string
-	open func(t *testing.T) (store.Store, media.Store)
+	open func(t testing.TB) (store.Store, media.Store)
 }
 
-func postgresDestination(t *testing.T) destination {
+func postgresDestination(t testing.TB) destination {
 	t.Helper()
 	dbURL := newPostgresDB(t)
 	gcstest.New(t, "grabaciones-nube")
@@ -361,7 +361,7 @@ func postgresDestination(t *testing.T) destination {
 		name: "PostgreSQL+bucket",
 		args: []string{"--to", dbURL, "--to-media", "gs://grabaciones-nube"},
 		from: []string{"--from", dbURL, "--from-media", "gs://grabaciones-nube"},
-		open: func(t *testing.T) (store.Store, media.Store) {
+		open: func(t testing.TB) (store.Store, media.Store) {
 			st, err := postgres.Open(context.Background(), dbURL)
 			if err != nil {
 				t.Fatal(err)
@@ -372,7 +372,7 @@ func postgresDestination(t *testing.T) destination {
 	}
 }
 
-func firestoreDestination(t *testing.T) destination {
+func firestoreDestination(t testing.TB) destination {
 	t.Helper()
 	host := os.Getenv("TEST_FIRESTORE_EMULATOR_HOST")
 	if host == "" {
@@ -385,7 +385,7 @@ func firestoreDestination(t *testing.T) destination {
 		name: "Firestore+bucket",
 		args: []string{"--to", "firestore://" + project, "--to-media", "gs://grabaciones-firebase"},
 		from: []string{"--from", "firestore://" + project, "--from-media", "gs://grabaciones-firebase"},
-		open: func(t *testing.T) (store.Store, media.Store) {
+		open: func(t testing.TB) (store.Store, media.Store) {
 			st, err := firestore.Open(context.Background(), project)
 			if err != nil {
 				t.Fatal(err)
@@ -396,7 +396,7 @@ func firestoreDestination(t *testing.T) destination {
 	}
 }
 
-func bucketStore(t *testing.T, name string) media.Store {
+func bucketStore(t testing.TB, name string) media.Store {
 	t.Helper()
 	b, err := openBucket(context.Background(), name, false)
 	if err != nil {
@@ -408,7 +408,7 @@ func bucketStore(t *testing.T, name string) media.Store {
 // roundTrip moves a pilot (SQLite and a directory) to dest and back to a
 // new SQLite and directory: everything arrives and still works, a second
 // run copies nothing, and no password is printed.
-func roundTrip(t *testing.T, newDest func(t *testing.T) destination) {
+func roundTrip(t *testing.T, newDest func(t testing.TB) destination) {
 	p := newPilot(t) // first: it clears the environment
 	dest := newDest(t)
 	start := time.Now()
@@ -456,7 +456,7 @@ func TestMigratePilotToFirestoreAndBack(t *testing.T) { roundTrip(t, firestoreDe
 func TestMigrateInterruptedRunFinishes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		dest func(t *testing.T) destination
+		dest func(t testing.TB) destination
 	}{{"postgres", postgresDestination}, {"firestore", firestoreDestination}} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newPilot(t)

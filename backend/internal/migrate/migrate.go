@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/media"
@@ -52,8 +53,9 @@ var ErrInterrupted = errors.New("the migration stopped before it finished; run i
 // pageSize is how many records are read, compared or written at a time.
 const pageSize = 200
 
-// mediaWorkers is how many recordings are checked or copied at once.
-const mediaWorkers = 4
+// mediaWorkers is how many recordings are checked or copied at once: the
+// work waits on the network (a bucket) or the disk, not on a core.
+const mediaWorkers = 8
 
 // run is one migration under way.
 type run struct {
@@ -65,6 +67,8 @@ type run struct {
 	toCopy map[store.Kind][]string
 	// mediaPlan lists the recordings whose audio is to be copied.
 	mediaPlan []mediaJob
+	start     time.Time
+	logMu     sync.Mutex
 }
 
 // Run migrates. The report is filled as far as the run went; the error
@@ -75,8 +79,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if r.Progress == nil {
 		r.Progress = io.Discard
 	}
-	start := time.Now()
-	defer func() { r.report.Elapsed = time.Since(start) }()
+	r.start = time.Now()
+	defer func() { r.report.Elapsed = time.Since(r.start) }()
 
 	r.logf("plan: comparing %s with %s", opts.From.Name, opts.To.Name)
 	if err := r.planRecords(); err != nil {
@@ -109,7 +113,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 }
 
 func (r *run) logf(format string, args ...any) {
-	fmt.Fprintf(r.Progress, format+"\n", args...)
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	fmt.Fprintf(r.Progress, "%7s  "+format+"\n", append([]any{time.Since(r.start).Round(100 * time.Millisecond)}, args...)...)
 }
 
 func (r *run) problem(format string, args ...any) {

@@ -8,6 +8,7 @@ import (
 
 	"cloud.google.com/go/firestore"
 	"cloud.google.com/go/firestore/apiv1/firestorepb"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -295,21 +296,28 @@ var transferKinds = map[store.Kind]transferKind{
 		},
 		decode: func(ctx context.Context, s *Store, r reader, docs []doc) ([]store.Record, error) {
 			out := make([]store.Record, len(docs))
+			// One query per recording for its chunks: a few at once, each a
+			// round trip.
+			g, gctx := errgroup.WithContext(ctx)
+			g.SetLimit(8)
 			for i, d := range docs {
-				rec, err := recordingFrom(d)
-				if err != nil {
-					return nil, err
-				}
-				chunkDocs, err := r.query(ctx, subcollection(d.ref, colChunks))
-				if err != nil {
-					return nil, err
-				}
-				chunks, _ := decodeAll(chunkDocs, chunkFrom)
-				slices.SortFunc(chunks, func(a, b domain.ChunkInfo) int { return a.Seq - b.Seq })
-				out[i] = store.Record{Kind: store.KindRecordings, Key: store.RecordingKey(rec.AttemptID, rec.ID),
-					Value: store.RecordingRecord{Recording: rec, Chunks: chunks}}
+				g.Go(func() error {
+					rec, err := recordingFrom(d)
+					if err != nil {
+						return err
+					}
+					chunkDocs, err := r.query(gctx, subcollection(d.ref, colChunks))
+					if err != nil {
+						return err
+					}
+					chunks, _ := decodeAll(chunkDocs, chunkFrom)
+					slices.SortFunc(chunks, func(a, b domain.ChunkInfo) int { return a.Seq - b.Seq })
+					out[i] = store.Record{Kind: store.KindRecordings, Key: store.RecordingKey(rec.AttemptID, rec.ID),
+						Value: store.RecordingRecord{Recording: rec, Chunks: chunks}}
+					return nil
+				})
 			}
-			return out, nil
+			return out, g.Wait()
 		},
 		put: func(ctx context.Context, s *Store, t *txn, v any) error {
 			r := v.(store.RecordingRecord)
