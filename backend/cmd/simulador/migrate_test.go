@@ -602,9 +602,19 @@ func TestMigrateArguments(t *testing.T) {
 	}
 	// Moving only the audio (the records stay) is allowed.
 	media := t.TempDir()
-	r := mustMigrate(t, "--from", "sqlite://"+p.dir, "--to", "sqlite://"+p.dir, "--to-media", "dir://"+media)
+	r := mustMigrate(t, "--from", "sqlite://"+p.dir, "--to", "sqlite://"+p.dir, "--to-media", "dir://"+media, "--list")
 	if !strings.Contains(r.stderr, "only the audio is copied") || !strings.Contains(r.stdout, fmt.Sprintf("Copied 0 records and the audio of %d recordings", len(p.recordings))) {
 		t.Errorf("audio only:\n%s\n%s", r.stdout, r.stderr)
+	}
+	// --list: every recording with its size and the SHA-256 of its audio on both sides.
+	for key, audio := range p.recordings {
+		if slices.Contains(p.openChunks, key) {
+			continue // a take with a gap holds more than it plays
+		}
+		sum := sha256.Sum256(audio)
+		if want := fmt.Sprintf("source %s  destination %s  ok", hex.EncodeToString(sum[:]), hex.EncodeToString(sum[:])); !strings.Contains(r.stdout, want) {
+			t.Errorf("--list does not show %s as %q:\n%s", key, want, r.stdout)
+		}
 	}
 	if help := runCLI(t, "", "migrate-data", "-h"); !strings.Contains(help.stderr, "Stop the server on both sides first") {
 		t.Errorf("help:\n%s", help.stderr)
