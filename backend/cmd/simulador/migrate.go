@@ -240,7 +240,7 @@ func (l location) open(ctx context.Context, writable bool) (migrate.Side, func()
 	switch l.mediaKind {
 	case "dir":
 		if info, serr := os.Stat(l.mediaTarget); source && (serr != nil || !info.IsDir()) {
-			err = fmt.Errorf("no such directory (the server creates DATA_DIR/media at its first start)")
+			err = errors.New("no such directory (the server creates DATA_DIR/media at its first start: create it empty if the source never served)")
 			break
 		}
 		m, err = media.NewDir(l.mediaTarget)
