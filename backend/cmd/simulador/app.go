@@ -181,28 +181,39 @@ func openMedia(ctx context.Context, cfg config.Config) (media.Store, error) {
 		}
 		return d, nil
 	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("MEDIA_BUCKET=%q: "+format, append([]any{cfg.MediaBucket}, args...)...)
+	b, err := openBucket(ctx, cfg.MediaBucket, true)
+	if err != nil {
+		return nil, fmt.Errorf("MEDIA_BUCKET=%q: %w", cfg.MediaBucket, err)
 	}
+	return b, nil
+}
+
+// openBucket opens the Cloud Storage bucket name through the Firebase
+// Admin SDK (STORAGE_EMULATOR_HOST points it at an emulator) and, with
+// check, makes sure at once that it exists and can be used.
+func openBucket(ctx context.Context, name string, check bool) (*media.Bucket, error) {
 	fb, err := gcloud.NewApp(ctx, "")
 	if err != nil {
-		return nil, fail("%w", err)
+		return nil, err
 	}
 	client, err := fb.Storage(ctx)
 	if err != nil {
-		return nil, fail("Cloud Storage client: %w", err)
+		return nil, fmt.Errorf("Cloud Storage client: %w", err)
 	}
-	handle, err := client.Bucket(cfg.MediaBucket)
+	handle, err := client.Bucket(name)
 	if err != nil {
-		return nil, fail("%w", err)
+		return nil, err
 	}
-	b := media.NewBucket(handle, cfg.MediaBucket)
+	b := media.NewBucket(handle, name)
+	if !check {
+		return b, nil
+	}
 	checkCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := b.Check(checkCtx); errors.Is(err, storage.ErrBucketNotExist) {
-		return nil, fail("the bucket does not exist (create it, or name an existing one)")
+		return nil, errors.New("the bucket does not exist (create it, or name an existing one)")
 	} else if err != nil {
-		return nil, fail("the bucket cannot be used: %w", err)
+		return nil, fmt.Errorf("the bucket cannot be used: %w", err)
 	}
 	return b, nil
 }

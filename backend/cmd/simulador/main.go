@@ -32,6 +32,11 @@ Commands:
   cases export [--degree NAME]  print the case bank as JSON
   analyze [--case FILE] [--duration SECONDS] < transcript.txt
                                 measure a transcript (citations, protocol, fillers...) as JSON
+  migrate-data --from URL --to URL [--from-media URL] [--to-media URL] [--overwrite] [--dry-run]
+                                copy every record and recording to another store
+                                (SQLite, PostgreSQL, Firestore; directory, bucket) and
+                                verify both sides; stop the servers first
+                                (simulador migrate-data -h explains the URLs)
 
 Configuration comes from the environment (see README.md): ADDR, PORT,
 DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
@@ -72,6 +77,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return casesCommand(cliActor(ctx), args[1:], stdout, stderr)
 	case "analyze":
 		return analyzeCommand(args[1:], stdin, stdout, stderr)
+	case "migrate-data":
+		return migrateCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -26,7 +26,7 @@ type result struct {
 
 // cliEnv is a clean environment with its own DATA_DIR: nothing from the
 // developer's shell (a DATABASE_URL, say) leaks into the commands.
-func cliEnv(t *testing.T) string {
+func cliEnv(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, k := range []string{"ADDR", "PORT", "DATABASE_URL", "LOG_LEVEL", "LOG_FORMAT", "COOKIE_SECURE", "TRUST_PROXY",
@@ -40,7 +40,7 @@ func cliEnv(t *testing.T) string {
 	return dir
 }
 
-func runCLI(t *testing.T, stdin string, args ...string) result {
+func runCLI(t testing.TB, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := cli(context.Background(), args, strings.NewReader(stdin), &out, &errOut)

@@ -371,3 +371,57 @@ func isStatus(err error, code int) bool {
 	var gerr *googleapi.Error
 	return errors.As(err, &gerr) && gerr.Code == code
 }
+
+var _ Transfer = (*Bucket)(nil)
+
+func (b *Bucket) ReadChunk(ctx context.Context, key string, seq int) (io.ReadCloser, error) {
+	if !ValidKey(key) {
+		return nil, fmt.Errorf("invalid media key %q", key)
+	}
+	return b.readFrom(ctx, b.chunkName(key, seq), 0)
+}
+
+func (b *Bucket) ReadComposed(ctx context.Context, key string) (io.ReadCloser, error) {
+	if !ValidKey(key) {
+		return nil, fmt.Errorf("invalid media key %q", key)
+	}
+	return b.readFrom(ctx, b.composedName(key), 0)
+}
+
+// PutComposed uploads r in one request, checking it against the chunks as
+// it streams: at the first wrong segment, or if r fails or ends short, the
+// upload is abandoned before it completes, and Cloud Storage keeps the
+// object that was there (or none). The stored object is then read back and
+// checked, as Compose does, before the chunks and intermediates go.
+func (b *Bucket) PutComposed(ctx context.Context, key string, r io.Reader, chunks []Chunk) error {
+	if !ValidKey(key) {
+		return fmt.Errorf("invalid media key %q", key)
+	}
+	obj := b.bucket.Object(b.composedName(key))
+	uctx, cancel := context.WithCancel(ctx)
+	w := obj.NewWriter(uctx)
+	w.ChunkSize = 0 // one request: an abandoned upload stores nothing
+	w.ContentType = "application/octet-stream"
+	v := NewVerifier(chunks)
+	_, err := io.Copy(w, io.TeeReader(r, v))
+	if err == nil {
+		err = v.Check()
+	}
+	if err != nil {
+		cancel() // abandons the upload
+		_ = w.Close()
+		return err
+	}
+	err = w.Close()
+	cancel()
+	if err != nil {
+		return fmt.Errorf("upload %s: %w", obj.ObjectName(), err)
+	}
+	if err := b.verify(ctx, obj, chunks); err != nil {
+		if errors.Is(err, ErrMismatch) {
+			_ = b.deleteObject(ctx, obj.ObjectName())
+		}
+		return err
+	}
+	return b.deleteUnder(ctx, key, obj.ObjectName())
+}

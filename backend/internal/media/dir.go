@@ -270,3 +270,71 @@ func syncFile(path string) error {
 	}
 	return err
 }
+
+var _ Transfer = (*Dir)(nil)
+
+func (d *Dir) ReadChunk(_ context.Context, key string, seq int) (io.ReadCloser, error) {
+	if !ValidKey(key) {
+		return nil, fmt.Errorf("invalid media key %q", key)
+	}
+	return openAt(d.chunkPath(key, seq), 0)
+}
+
+func (d *Dir) ReadComposed(_ context.Context, key string) (io.ReadCloser, error) {
+	if !ValidKey(key) {
+		return nil, fmt.Errorf("invalid media key %q", key)
+	}
+	return openAt(d.composedPath(key), 0)
+}
+
+// PutComposed writes r to a temporary file, checking it against the
+// chunks as it is copied, fsyncs it and renames it into place: the file
+// "recording" is either what it was or the whole, verified copy. Then the
+// recording's chunk files go.
+func (d *Dir) PutComposed(_ context.Context, key string, r io.Reader, chunks []Chunk) error {
+	if !ValidKey(key) {
+		return fmt.Errorf("invalid media key %q", key)
+	}
+	tmp, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "import-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	v := NewVerifier(chunks)
+	_, err = io.Copy(tmp, io.TeeReader(r, v))
+	if err == nil {
+		err = v.Check()
+	}
+	if err == nil && d.Sync {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	final := d.composedPath(key)
+	if err := os.MkdirAll(filepath.Dir(final), 0o750); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return err
+	}
+	if d.Sync {
+		if err := syncFile(filepath.Dir(final)); err != nil {
+			return err
+		}
+	}
+	names, err := filepath.Glob(filepath.Join(d.recordingDir(key), "*.chunk"))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, n := range names {
+		if err := os.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // errGone marks a chunk or object that does not exist (any more).
-var errGone = errors.New("media object not found")
+var errGone = ErrNotFound
 
 // source opens the stored pieces of one recording for reading.
 type source interface {

@@ -49,6 +49,9 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"ComposeOfNothing", testComposeEmpty},
 		{"DeleteAndRetry", testDeleteAndRetry},
 		{"DeleteKeepsOtherRecordings", testDeleteIsolation},
+		{"TransferReadsStoredPieces", testTransferReads},
+		{"PutComposed", testPutComposed},
+		{"PutComposedRefusesWrongStreams", testPutComposedRefuses},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newHarness(t)) })
 	}
@@ -422,4 +425,143 @@ func testDeleteIsolation(t *testing.T, h Harness) {
 	if got := fmt.Sprint(h.Names(t, "att/rec10")); !strings.Contains(got, "000002") {
 		t.Fatalf("rec10 holds %s", got)
 	}
+}
+
+func transfer(t *testing.T, h Harness) media.Transfer {
+	t.Helper()
+	tr, ok := h.Store.(media.Transfer)
+	if !ok {
+		t.Fatalf("%T does not implement media.Transfer", h.Store)
+	}
+	return tr
+}
+
+func readPiece(rc io.ReadCloser, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+func testTransferReads(t *testing.T, h Harness) {
+	tr := transfer(t, h)
+	chunks := chunkData(5, 12)
+	put(t, h.Store, "att/rec", chunks, 0, 1, 2, 4) // 3 is missing: 4 is read all the same
+	for _, i := range []int{0, 2, 4} {
+		got, err := readPiece(tr.ReadChunk(ctx, "att/rec", i))
+		if err != nil || !bytes.Equal(got, chunks[i]) {
+			t.Fatalf("ReadChunk(%d) = %d bytes, %v", i, len(got), err)
+		}
+	}
+	if _, err := readPiece(tr.ReadChunk(ctx, "att/rec", 3)); !errors.Is(err, media.ErrNotFound) {
+		t.Fatalf("a missing chunk: %v", err)
+	}
+	if _, err := readPiece(tr.ReadComposed(ctx, "att/rec")); !errors.Is(err, media.ErrNotFound) {
+		t.Fatalf("a recording not composed: %v", err)
+	}
+	put(t, h.Store, "att/rec", chunks, 3)
+	if err := h.Store.Compose(ctx, "att/rec", described(chunks)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readPiece(tr.ReadComposed(ctx, "att/rec")); err != nil || !bytes.Equal(got, slices.Concat(chunks...)) {
+		t.Fatalf("ReadComposed = %d bytes, %v", len(got), err)
+	}
+	if _, err := readPiece(tr.ReadChunk(ctx, "att/rec", 0)); !errors.Is(err, media.ErrNotFound) {
+		t.Fatalf("a chunk after the compose: %v", err)
+	}
+	for _, k := range []string{"../x/y", "a"} {
+		if _, err := tr.ReadChunk(ctx, k, 0); err == nil {
+			t.Errorf("ReadChunk with key %q accepted", k)
+		}
+		if _, err := tr.ReadComposed(ctx, k); err == nil {
+			t.Errorf("ReadComposed with key %q accepted", k)
+		}
+		if err := tr.PutComposed(ctx, k, strings.NewReader("x"), []media.Chunk{{Bytes: 1, SHA256: sha([]byte("x"))}}); err == nil {
+			t.Errorf("PutComposed with key %q accepted", k)
+		}
+	}
+}
+
+func testPutComposed(t *testing.T, h Harness) {
+	tr := transfer(t, h)
+	chunks := chunkData(70, 13)
+	whole := slices.Concat(chunks...)
+	// Into an empty store: one object, which plays as the composed recording.
+	if err := tr.PutComposed(ctx, "att/copia", bytes.NewReader(whole), described(chunks)); err != nil {
+		t.Fatal(err)
+	}
+	if names := h.Names(t, "att/copia"); !slices.Equal(names, []string{h.ComposedName}) {
+		t.Fatalf("after PutComposed: %v", names)
+	}
+	mustRead(t, h.Store, "att/copia", sizes(chunks), true, whole)
+	checkRanges(t, h.Store, "att/copia", sizes(chunks), true, whole)
+	// Again: harmless.
+	if err := tr.PutComposed(ctx, "att/copia", bytes.NewReader(whole), described(chunks)); err != nil {
+		t.Fatalf("again: %v", err)
+	}
+	mustRead(t, h.Store, "att/copia", sizes(chunks), true, whole)
+	// Over a recording whose chunks were copied before (by an earlier run):
+	// the chunks go, the composed object stays.
+	put(t, h.Store, "att/antes", chunks[:10])
+	if err := tr.PutComposed(ctx, "att/antes", bytes.NewReader(whole), described(chunks)); err != nil {
+		t.Fatal(err)
+	}
+	if names := h.Names(t, "att/antes"); !slices.Equal(names, []string{h.ComposedName}) {
+		t.Fatalf("after PutComposed over chunks: %v", names)
+	}
+	mustRead(t, h.Store, "att/antes", sizes(chunks), false, whole)
+}
+
+// failingReader gives n bytes of data, then an error.
+type failingReader struct {
+	data []byte
+	n    int
+}
+
+var errSourceBroke = errors.New("source broke")
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errSourceBroke
+	}
+	k := copy(p, f.data[:min(len(f.data), f.n)])
+	f.data, f.n = f.data[k:], f.n-k
+	return k, nil
+}
+
+func testPutComposedRefuses(t *testing.T, h Harness) {
+	tr := transfer(t, h)
+	chunks := chunkData(40, 14)
+	whole := slices.Concat(chunks...)
+	flipped := bytes.Clone(whole)
+	flipped[len(flipped)/2] ^= 0xff
+	for name, stream := range map[string]io.Reader{
+		"a changed byte": bytes.NewReader(flipped),
+		"short":          bytes.NewReader(whole[:len(whole)-1]),
+		"long":           bytes.NewReader(append(bytes.Clone(whole), 'x')),
+		"failing":        &failingReader{data: whole, n: len(whole) / 2},
+	} {
+		err := tr.PutComposed(ctx, "att/rota", stream, described(chunks))
+		if err == nil {
+			t.Fatalf("%s stream stored", name)
+		}
+		if name == "failing" && !errors.Is(err, errSourceBroke) {
+			t.Errorf("failing stream: %v", err)
+		} else if name != "failing" && !errors.Is(err, media.ErrMismatch) {
+			t.Errorf("%s stream: %v, want ErrMismatch", name, err)
+		}
+		if names := h.Names(t, "att/rota"); len(names) != 0 {
+			t.Fatalf("a refused %s stream left %v", name, names)
+		}
+	}
+	// What was stored stays when a later copy is refused.
+	put(t, h.Store, "att/buena", chunks)
+	if err := tr.PutComposed(ctx, "att/buena", bytes.NewReader(flipped), described(chunks)); !errors.Is(err, media.ErrMismatch) {
+		t.Fatalf("a changed byte over stored chunks: %v", err)
+	}
+	if n := len(chunkNames(h, h.Names(t, "att/buena"))); n != len(chunks) {
+		t.Fatalf("%d chunks left after a refused copy, want %d", n, len(chunks))
+	}
+	mustRead(t, h.Store, "att/buena", sizes(chunks), false, whole)
 }

@@ -250,6 +250,16 @@ func recordingFrom(d doc) (domain.Recording, error) {
 	return r, nil
 }
 
+// recordingFields is a recording's document; chunks and bytes count the
+// documents of its chunks subcollection.
+func recordingFields(r domain.Recording) map[string]any {
+	return map[string]any{
+		"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
+		"complete": r.Complete, "deleted": r.Deleted, "composed": r.Composed, "createdAt": ts(r.CreatedAt),
+		"chunks": int64(r.Chunks), "bytes": r.Bytes,
+	}
+}
+
 func (s *Store) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
 	var stored domain.Recording
 	err := s.write(ctx, func(t *txn) error {
@@ -268,10 +278,8 @@ func (s *Store) createRecording(ctx context.Context, t *txn, r domain.Recording)
 		return domain.Recording{}, err
 	}
 	if !d.exists {
-		t.create(ref, map[string]any{
-			"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
-			"complete": r.Complete, "deleted": r.Deleted, "composed": false, "createdAt": ts(r.CreatedAt), "chunks": int64(0), "bytes": int64(0),
-		})
+		r.Composed, r.Chunks, r.Bytes = false, 0, 0
+		t.create(ref, recordingFields(r))
 		if d, err = t.get(ctx, ref); err != nil {
 			return domain.Recording{}, err
 		}
@@ -361,6 +369,10 @@ func (s *Store) chunkRef(attemptID, recordingID string, seq int) *firestoreRef {
 	return s.recordingRef(attemptID, recordingID).Collection(colChunks).Doc(strconv.Itoa(seq))
 }
 
+func chunkFields(c domain.ChunkInfo) map[string]any {
+	return map[string]any{"seq": int64(c.Seq), "bytes": c.Bytes, "sha256": c.SHA256}
+}
+
 func chunkFrom(d doc) (domain.ChunkInfo, error) {
 	return domain.ChunkInfo{Seq: int(d.data.int("seq")), Bytes: d.data.int("bytes"), SHA256: d.data.str("sha256")}, nil
 }
@@ -446,7 +458,7 @@ func (s *Store) addChunk(ctx context.Context, attemptID, recordingID string, c d
 		if l.StudentBytes > 0 && used+c.Bytes > l.StudentBytes {
 			return fmt.Errorf("student %s holds %d bytes: %w", student, used, store.ErrStorageQuota)
 		}
-		t.create(chunk.ref, map[string]any{"seq": int64(c.Seq), "bytes": c.Bytes, "sha256": c.SHA256})
+		t.create(chunk.ref, chunkFields(c))
 		t.update(rec, map[string]any{"chunks": rec.data.int("chunks") + 1, "bytes": rec.data.int("bytes") + c.Bytes})
 		t.set(s.ref(colStorage, student), map[string]any{"bytes": used + c.Bytes})
 		return nil

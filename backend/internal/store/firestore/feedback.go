@@ -137,6 +137,16 @@ func (s *Store) RecordingsWithoutJob(ctx context.Context, kind string, since tim
 	return decodeAll(existing(docs), recordingFrom)
 }
 
+// jobFields is a job's document; lockedUntil is null while no worker
+// holds the job.
+func jobFields(j domain.Job, lockedUntil, updatedAt time.Time) map[string]any {
+	return map[string]any{
+		"kind": j.Kind, "subject": j.Subject, "payload": j.Payload, "status": j.Status, "attempts": int64(j.Attempts),
+		"nextRunAt": ts(j.NextRunAt), "lockedUntil": ts(lockedUntil), "lastError": j.LastError, "createdAt": ts(j.CreatedAt),
+		"updatedAt": ts(updatedAt),
+	}
+}
+
 func jobFrom(d doc) (domain.Job, error) {
 	f := d.data
 	return domain.Job{
@@ -160,10 +170,8 @@ func (s *Store) EnqueueJob(ctx context.Context, j domain.Job) error {
 				return fmt.Errorf("%w: a %s job for %q exists", domain.ErrConflict, j.Kind, j.Subject)
 			}
 		}
-		t.create(refs[0], map[string]any{
-			"kind": j.Kind, "subject": j.Subject, "payload": j.Payload, "status": domain.JobPending, "attempts": int64(0),
-			"nextRunAt": ts(j.NextRunAt), "lockedUntil": nil, "lastError": "", "createdAt": ts(j.CreatedAt), "updatedAt": ts(j.CreatedAt),
-		})
+		j.Status, j.Attempts, j.LastError = domain.JobPending, 0, ""
+		t.create(refs[0], jobFields(j, time.Time{}, j.CreatedAt))
 		if j.Subject != "" {
 			t.create(refs[1], map[string]any{"jobId": j.ID})
 		}

@@ -64,6 +64,7 @@ const (
 	colTokens        = "oneTimeTokens"
 	colMFA           = "mfa"
 	colRateLimits    = "rateLimits"
+	colStoreState    = "storeState" // the adapter's own bookkeeping (one-time backfills)
 )
 
 // Store is a store.Store on Cloud Firestore. Inside InTx, tx is the

@@ -357,9 +357,13 @@ func (s *Store) RemoveGroupStudent(ctx context.Context, groupID, email string) e
 	})
 }
 
-// membershipsBackfilled is the meta key set once every group that was
-// active before activeMembers existed has its students' documents.
-const membershipsBackfilled = "backfill.activeMembers"
+// membershipsBackfilled is the document written once every group that was
+// active before activeMembers existed has its students' documents. It is
+// the adapter's own bookkeeping, kept apart from the application's meta
+// settings (which migrate-data copies between stores).
+func (s *Store) membershipsBackfilled() *firestoreRef {
+	return s.ref(colStoreState, "activeMembersBackfill")
+}
 
 // backfillMemberships writes the activeMembers documents of groups that
 // were active before those documents existed, once per database. A
@@ -369,7 +373,7 @@ const membershipsBackfilled = "backfill.activeMembers"
 // group. Each group is one transaction, so the work survives a restart
 // half way, and two instances starting at once reach the same result.
 func (s *Store) backfillMemberships(ctx context.Context) error {
-	if _, err := s.GetMeta(ctx, membershipsBackfilled); err == nil || !isNotFound(err) {
+	if d, err := s.read().get(ctx, s.membershipsBackfilled()); err != nil || d.exists {
 		return err
 	}
 	docs, err := s.read().query(ctx, collection(colGroups).whereEq("status", string(domain.GroupActive)))
@@ -422,5 +426,8 @@ func (s *Store) backfillMemberships(ctx context.Context) error {
 				"student", email, "removedFromGroup", g.ID, "removedFromTutor", g.DocenteEmail)
 		}
 	}
-	return s.SetMeta(ctx, membershipsBackfilled, "done")
+	return s.write(ctx, func(t *txn) error {
+		t.set(s.membershipsBackfilled(), map[string]any{"done": true})
+		return nil
+	})
 }

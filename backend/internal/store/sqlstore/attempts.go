@@ -59,14 +59,22 @@ func scores(a domain.Attempt) (self, tutor any) {
 	return self, tutor
 }
 
-func (s *DB) CreateAttempt(ctx context.Context, a domain.Attempt) error {
+// attemptRowColumns are the columns of an attempt row, in the order of
+// attemptRow's values.
+const attemptRowColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id,
+	case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version`
+
+// attemptRow is the values of a's row, stored with version.
+func attemptRow(a domain.Attempt, version int) []any {
 	self, tutor := scores(a)
-	_, err := s.exec(ctx, `INSERT INTO attempts (id, student_id, student_email, student_name, group_id, tutor_email, degree_id,
-		case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
-		a.ID, a.StudentID, domain.NormalizeEmail(a.StudentEmail), a.StudentName, a.GroupID, domain.NormalizeEmail(a.TutorEmail),
+	return []any{a.ID, a.StudentID, domain.NormalizeEmail(a.StudentEmail), a.StudentName, a.GroupID, domain.NormalizeEmail(a.TutorEmail),
 		a.DegreeID, a.Case.ID, a.Case.Title, a.Case.Area, string(a.Mode), string(a.Status), self, tutor, attemptJSON(a),
-		ms(a.CreatedAt), nullMS(a.FinishedAt))
+		ms(a.CreatedAt), nullMS(a.FinishedAt), version}
+}
+
+func (s *DB) CreateAttempt(ctx context.Context, a domain.Attempt) error {
+	row := attemptRow(a, 1)
+	_, err := s.exec(ctx, `INSERT INTO attempts (`+attemptRowColumns+`) VALUES (`+placeholders(len(row))+`)`, row...)
 	return err
 }
 
@@ -182,10 +190,18 @@ func scanRecording(sc scanner) (domain.Recording, error) {
 	return r, nil
 }
 
+// recordingRowColumns are the columns of a recording row, in the order of
+// recordingRow's values.
+const recordingRowColumns = `attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, composed, created_at`
+
+func recordingRow(r domain.Recording) []any {
+	return []any{r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt)}
+}
+
 func (s *DB) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
-	_, err := s.exec(ctx, `INSERT INTO recordings (attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, composed, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id, id) DO NOTHING`,
-		r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt))
+	row := recordingRow(r)
+	_, err := s.exec(ctx, `INSERT INTO recordings (`+recordingRowColumns+`) VALUES (`+placeholders(len(row))+`)
+		ON CONFLICT (attempt_id, id) DO NOTHING`, row...)
 	if err != nil {
 		return r, err
 	}

@@ -67,6 +67,18 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"MFA":               testMFA,
 		"RateLimits":        testRateLimits,
 	}
+	// Tests that need more than one store get the constructor.
+	withStores := map[string]func(t *testing.T, newStore func(t *testing.T) store.Store){
+		"Transfer": testTransfer,
+	}
+	for name, fn := range withStores {
+		t.Run(name, func(t *testing.T) {
+			if o.parallel {
+				t.Parallel()
+			}
+			fn(t, newStore)
+		})
+	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) {
 			if o.parallel {

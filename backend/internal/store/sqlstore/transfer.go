@@ -1,0 +1,438 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
+)
+
+// Export and import for `simulador migrate-data` (docs/migrate-data.md).
+// Each kind is one entry of transferKinds: where its rows are, how a row
+// becomes a record (with the scan functions the store's own methods use,
+// so a new column reaches the migration once they read it) and how a
+// record is written back as it is. A new kind is a new entry here and in
+// the Firestore store's transfer.go, and a constant in store.Kinds.
+
+var _ store.Transfer = (*DB)(nil)
+
+// transferKind is how one kind is exported and imported.
+type transferKind struct {
+	from    string   // the table (with an alias when columns use one)
+	columns string   // the select list
+	key     []string // the key columns, as selected; records are paged in their order
+	scan    func(r scanner) (store.Record, error)
+	// fill completes the records of a page (a group's students, a
+	// recording's chunks) once its rows are closed.
+	fill func(ctx context.Context, s *DB, recs []store.Record) error
+	put  func(ctx context.Context, tx *DB, v any) error
+}
+
+var transferKinds = map[store.Kind]transferKind{
+	store.KindUsers: {
+		from: "users", columns: userColumns + ", password_hash", key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			var v store.UserRecord
+			u, err := scanUser(withExtra(r, &v.PasswordHash))
+			v.User = u
+			return store.Record{Kind: store.KindUsers, Key: u.ID, Value: v}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			r := v.(store.UserRecord)
+			u := r.User
+			var lastLogin any
+			if !u.LastLoginAt.IsZero() {
+				lastLogin = ms(u.LastLoginAt)
+			}
+			_, err := tx.exec(ctx, upsert("users", userColumns+", password_hash", "id"),
+				u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role),
+				ms(u.CreatedAt), lastLogin, r.PasswordHash)
+			return err
+		},
+	},
+	store.KindIdentities: {
+		from: "identities", columns: "provider, subject, user_id", key: []string{"provider", "subject"},
+		scan: func(r scanner) (store.Record, error) {
+			var id domain.Identity
+			err := r.Scan(&id.Provider, &id.Subject, &id.UserID)
+			return store.Record{Kind: store.KindIdentities, Key: store.IdentityKey(id.Provider, id.Subject), Value: id}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			id := v.(domain.Identity)
+			_, err := tx.exec(ctx, upsert("identities", "provider, subject, user_id", "provider, subject"), id.Provider, id.Subject, id.UserID)
+			return err
+		},
+	},
+	store.KindDegrees: {
+		from: "degrees", columns: "id, nombre", key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			var d domain.Degree
+			err := r.Scan(&d.ID, &d.Nombre)
+			return store.Record{Kind: store.KindDegrees, Key: d.ID, Value: d}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			d := v.(domain.Degree)
+			_, err := tx.exec(ctx, upsert("degrees", "id, nombre", "id"), d.ID, d.Nombre)
+			return err
+		},
+	},
+	store.KindGroups: {
+		from: "groups", columns: groupColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			g, err := scanGroup(r)
+			return store.Record{Kind: store.KindGroups, Key: g.ID, Value: g}, err
+		},
+		fill: func(ctx context.Context, s *DB, recs []store.Record) error {
+			for i, rec := range recs {
+				g := rec.Value.(domain.Group)
+				students, err := s.groupStudents(ctx, g.ID)
+				if err != nil {
+					return err
+				}
+				slices.SortFunc(students, func(a, b domain.GroupStudent) int { return strings.Compare(a.Email, b.Email) })
+				g.Estudiantes = students
+				recs[i].Value = g
+			}
+			return nil
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			g := v.(domain.Group)
+			if _, err := tx.exec(ctx, upsert("groups", groupColumns, "id"), g.ID, g.Carrera, g.Departamento, g.Facultad, g.Modalidad,
+				domain.NormalizeEmail(g.DocenteEmail), string(g.Status), ms(g.CreatedAt), nullMS(g.FinalizedAt)); err != nil {
+				return err
+			}
+			if _, err := tx.exec(ctx, `DELETE FROM group_students WHERE group_id = ?`, g.ID); err != nil {
+				return err
+			}
+			_, err := tx.insertStudents(ctx, g.ID, g.Estudiantes)
+			return err
+		},
+	},
+	store.KindCases: {
+		from: "cases", columns: caseColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			c, err := scanCase(r)
+			return store.Record{Kind: store.KindCases, Key: c.ID, Value: c}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			c := v.(domain.Case)
+			args := append([]any{c.ID}, caseArgs(c)...)
+			_, err := tx.exec(ctx, upsert("cases", caseColumns, "id"), append(args, ms(c.CreatedAt), ms(c.UpdatedAt))...)
+			return err
+		},
+	},
+	store.KindBlueprints: {
+		from: "blueprints", columns: "degree_id, data, updated_at", key: []string{"degree_id"},
+		scan: func(r scanner) (store.Record, error) {
+			var b store.BlueprintRecord
+			var id string
+			err := scanJSONRow(r, &id, &b.Blueprint, &b.UpdatedAt)
+			return store.Record{Kind: store.KindBlueprints, Key: id, Value: b}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			b := v.(store.BlueprintRecord)
+			return tx.PutBlueprint(ctx, b.Blueprint, b.UpdatedAt)
+		},
+	},
+	store.KindRubrics: {
+		from: "rubrics", columns: "degree_id, data, updated_at", key: []string{"degree_id"},
+		scan: func(r scanner) (store.Record, error) {
+			var rb store.RubricRecord
+			var id string
+			err := scanJSONRow(r, &id, &rb.Rubric, &rb.UpdatedAt)
+			return store.Record{Kind: store.KindRubrics, Key: id, Value: rb}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			r := v.(store.RubricRecord)
+			return tx.PutRubric(ctx, r.Rubric, r.UpdatedAt)
+		},
+	},
+	store.KindMeta: {
+		from: "meta", columns: "key, value", key: []string{"key"},
+		scan: func(r scanner) (store.Record, error) {
+			var m store.MetaRecord
+			err := r.Scan(&m.Key, &m.Value)
+			return store.Record{Kind: store.KindMeta, Key: m.Key, Value: m}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			m := v.(store.MetaRecord)
+			return tx.SetMeta(ctx, m.Key, m.Value)
+		},
+	},
+	store.KindAttempts: {
+		from: "attempts", columns: attemptColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			a, err := scanAttempt(r)
+			return store.Record{Kind: store.KindAttempts, Key: a.ID, Value: a}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			a := v.(domain.Attempt)
+			_, err := tx.exec(ctx, upsert("attempts", attemptRowColumns, "id"), attemptRow(a, a.Version)...)
+			return err
+		},
+	},
+	store.KindRecordings: {
+		from: "recordings r", columns: recordingColumns, key: []string{"r.attempt_id", "r.id"},
+		scan: func(r scanner) (store.Record, error) {
+			rec, err := scanRecording(r)
+			return store.Record{Kind: store.KindRecordings, Key: store.RecordingKey(rec.AttemptID, rec.ID), Value: store.RecordingRecord{Recording: rec}}, err
+		},
+		fill: func(ctx context.Context, s *DB, recs []store.Record) error {
+			for i, rec := range recs {
+				v := rec.Value.(store.RecordingRecord)
+				chunks, err := s.ListChunks(ctx, v.Recording.AttemptID, v.Recording.ID)
+				if err != nil {
+					return err
+				}
+				v.Chunks = chunks
+				recs[i].Value = v
+			}
+			return nil
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			r := v.(store.RecordingRecord)
+			rec := r.Recording
+			if _, err := tx.exec(ctx, upsert("recordings", recordingRowColumns, "attempt_id, id"), recordingRow(rec)...); err != nil {
+				return err
+			}
+			if err := tx.DeleteChunks(ctx, rec.AttemptID, rec.ID); err != nil {
+				return err
+			}
+			return tx.insertChunks(ctx, rec.AttemptID, rec.ID, r.Chunks)
+		},
+	},
+	store.KindTranscripts: {
+		from: "transcripts", columns: transcriptColumns, key: []string{"attempt_id", "recording_id"},
+		scan: func(r scanner) (store.Record, error) {
+			t, err := scanTranscript(r)
+			return store.Record{Kind: store.KindTranscripts, Key: store.RecordingKey(t.AttemptID, t.RecordingID), Value: t}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			return tx.PutTranscript(ctx, v.(domain.Transcript))
+		},
+	},
+	store.KindJobs: {
+		from: "jobs", columns: jobColumns + ", locked_until, updated_at", key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			var v store.JobRecord
+			var locked, updated int64
+			j, err := scanJob(withExtra(r, &locked, &updated))
+			v.Job, v.LockedUntil, v.UpdatedAt = j, fromMS(locked), fromMS(updated)
+			return store.Record{Kind: store.KindJobs, Key: j.ID, Value: v}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			r := v.(store.JobRecord)
+			j := r.Job
+			_, err := tx.exec(ctx, upsert("jobs", jobColumns+", locked_until, updated_at", "id"),
+				j.ID, j.Kind, j.Subject, j.Payload, j.Status, j.Attempts, ms(j.NextRunAt), j.LastError, ms(j.CreatedAt),
+				ms(r.LockedUntil), ms(r.UpdatedAt))
+			return err
+		},
+	},
+}
+
+func transferKindOf(kind store.Kind) (transferKind, error) {
+	k, ok := transferKinds[kind]
+	if !ok {
+		return k, fmt.Errorf("unknown kind of record %q", kind)
+	}
+	return k, nil
+}
+
+func (s *DB) ExportPage(ctx context.Context, kind store.Kind, cursor string, limit int) ([]store.Record, string, error) {
+	k, err := transferKindOf(kind)
+	if err != nil {
+		return nil, "", err
+	}
+	where, args := "1 = 1", []any(nil)
+	if cursor != "" {
+		where, args = k.after(cursor)
+	}
+	recs, err := s.exportWhere(ctx, k, fmt.Sprintf("%s ORDER BY %s LIMIT %d", where, strings.Join(k.key, ", "), max(limit, 1)), args...)
+	if err != nil || len(recs) < limit {
+		return recs, "", err
+	}
+	return recs, recs[len(recs)-1].Key, nil
+}
+
+func (s *DB) ExportKeys(ctx context.Context, kind store.Kind, keys []string) ([]store.Record, error) {
+	k, err := transferKindOf(kind)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Record
+	// In batches, to stay under the engines' parameter limits.
+	for batch := range slices.Chunk(keys, 200) {
+		where, args := k.among(batch)
+		recs, err := s.exportWhere(ctx, k, where, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, recs...)
+	}
+	return out, nil
+}
+
+func (s *DB) exportWhere(ctx context.Context, k transferKind, where string, args ...any) ([]store.Record, error) {
+	rows, err := s.query(ctx, `SELECT `+k.columns+` FROM `+k.from+` WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	var recs []store.Record
+	for rows.Next() {
+		rec, err := k.scan(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if k.fill != nil {
+		// After the rows are closed: SQLite in a transaction has one connection.
+		if err := k.fill(ctx, s, recs); err != nil {
+			return nil, err
+		}
+	}
+	return recs, nil
+}
+
+// after selects the rows whose key comes after key.
+func (k transferKind) after(key string) (string, []any) {
+	if len(k.key) == 1 {
+		return k.key[0] + " > ?", []any{key}
+	}
+	a, b := store.SplitKey(key)
+	return "(" + strings.Join(k.key, ", ") + ") > (?, ?)", []any{a, b}
+}
+
+// among selects the rows with these keys.
+func (k transferKind) among(keys []string) (string, []any) {
+	if len(keys) == 0 {
+		return "1 = 0", nil
+	}
+	args := make([]any, 0, len(keys)*len(k.key))
+	if len(k.key) == 1 {
+		for _, key := range keys {
+			args = append(args, key)
+		}
+		return k.key[0] + " IN (" + placeholders(len(keys)) + ")", args
+	}
+	terms := make([]string, len(keys))
+	for i, key := range keys {
+		a, b := store.SplitKey(key)
+		terms[i] = "(" + k.key[0] + " = ? AND " + k.key[1] + " = ?)"
+		args = append(args, a, b)
+	}
+	return "(" + strings.Join(terms, " OR ") + ")", args
+}
+
+func (s *DB) CountRecords(ctx context.Context, kind store.Kind) (int64, error) {
+	k, err := transferKindOf(kind)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	err = s.queryRow(ctx, `SELECT COUNT(*) FROM `+k.from).Scan(&n)
+	return n, err
+}
+
+// ImportRecords writes the records in one transaction.
+func (s *DB) ImportRecords(ctx context.Context, records []store.Record) error {
+	return s.InTx(ctx, func(st store.Store) error {
+		tx := st.(*DB)
+		for _, rec := range records {
+			k, err := transferKindOf(rec.Kind)
+			if err != nil {
+				return err
+			}
+			if err := putRecord(ctx, tx, k, rec); err != nil {
+				return fmt.Errorf("import %s %s: %w", rec.Kind, rec.Key, err)
+			}
+		}
+		return nil
+	})
+}
+
+// putRecord turns a value of the wrong type into an error, not a panic.
+func putRecord(ctx context.Context, tx *DB, k transferKind, rec store.Record) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("record of kind %s holds a %T: %v", rec.Kind, rec.Value, r)
+		}
+	}()
+	return k.put(ctx, tx, rec.Value)
+}
+
+// upsert is an INSERT of columns that replaces every other column of the
+// row whose conflict columns match.
+func upsert(table, columns, conflict string) string {
+	cols := splitColumns(columns)
+	keys := splitColumns(conflict)
+	var set []string
+	for _, c := range cols {
+		if !slices.Contains(keys, c) {
+			set = append(set, c+" = excluded."+c)
+		}
+	}
+	return `INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES (` + placeholders(len(cols)) + `)
+		ON CONFLICT (` + strings.Join(keys, ", ") + `) DO UPDATE SET ` + strings.Join(set, ", ")
+}
+
+func splitColumns(list string) []string {
+	var out []string
+	for c := range strings.SplitSeq(list, ",") {
+		out = append(out, strings.TrimSpace(c))
+	}
+	return out
+}
+
+// insertChunks adds chunk rows in batches.
+func (s *DB) insertChunks(ctx context.Context, attemptID, recordingID string, chunks []domain.ChunkInfo) error {
+	for batch := range slices.Chunk(chunks, 150) {
+		q := `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES `
+		args := make([]any, 0, len(batch)*5)
+		for i, c := range batch {
+			if i > 0 {
+				q += ", "
+			}
+			q += "(?, ?, ?, ?, ?)"
+			args = append(args, attemptID, recordingID, c.Seq, c.Bytes, c.SHA256)
+		}
+		if _, err := s.exec(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanJSONRow reads a settings row: its degree, its JSON data and when it
+// was saved.
+func scanJSONRow(r scanner, id *string, data any, updatedAt *time.Time) error {
+	var raw string
+	var updated int64
+	if err := r.Scan(id, &raw, &updated); err != nil {
+		return err
+	}
+	*updatedAt = fromMS(updated)
+	return json.Unmarshal([]byte(raw), data)
+}
+
+// withExtra is r scanning dest followed by more: a scan function that
+// reads a fixed list of columns reads a longer select list.
+func withExtra(r scanner, more ...any) scanner { return extraScanner{r, more} }
+
+type extraScanner struct {
+	r    scanner
+	more []any
+}
+
+func (e extraScanner) Scan(dest ...any) error { return e.r.Scan(append(dest, e.more...)...) }
