@@ -56,6 +56,11 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"TranscriptOver":    testTranscriptOver,
 		"RecordingsNoJob":   testRecordingsWithoutJob,
 		"Jobs":              testJobs,
+		"JobBySubject":      testJobBySubject,
+		"LTIPlatforms":      testLTIPlatforms,
+		"LTIKeys":           testLTIKeys,
+		"LTIOnce":           testLTIOnce,
+		"LTICourses":        testLTICourses,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) {
