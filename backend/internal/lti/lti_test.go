@@ -201,7 +201,9 @@ func TestLaunchValidationRefusesEachBrokenClaim(t *testing.T) {
 		{"version 1.1", with(ana, func(m *ltitest.Message) { m.Set = map[string]any{claim + "version": "1.1"} }), nil, claim + "version"},
 		{"no version", with(ana, func(m *ltitest.Message) { m.Remove = []string{claim + "version"} }), nil, claim + "version"},
 		{"target_link_uri of another tool", with(ana, func(m *ltitest.Message) { m.TargetLinkURI = "https://otra.herramienta.example/lti/launch" }), nil, claim + "target_link_uri"},
-		{"target_link_uri not the login's", with(ana, func(m *ltitest.Message) { m.Set = map[string]any{claim + "target_link_uri": f.toolURL + "/lti/launch?x=1"} }), nil, claim + "target_link_uri"},
+		{"target_link_uri not the login's", with(ana, func(m *ltitest.Message) {
+			m.Set = map[string]any{claim + "target_link_uri": f.toolURL + "/lti/launch?x=1"}
+		}), nil, claim + "target_link_uri"},
 		{"resource link without id", with(ana, func(m *ltitest.Message) { m.Remove = []string{claim + "resource_link"} }), nil, claim + "resource_link"},
 		{"anonymous (no sub)", with(ana, func(m *ltitest.Message) { m.Remove = []string{"sub"} }), nil, "sub"},
 		{"deep linking without a return URL", ltitest.Message{Sub: "s-docente", Context: course, Type: ltitest.DeepLinking,
