@@ -38,6 +38,10 @@ type Config struct {
 	RecordingRetention time.Duration
 	// CaseImportMaxRows caps the cases of one import file.
 	CaseImportMaxRows int
+	// PublicURL is the site's public base URL (scheme://host, no path), as
+	// learning platforms reach it: the LTI tool's URLs (config.json, the
+	// launch URL) are built on it. Empty: taken from each request's Host.
+	PublicURL string
 
 	Microsoft  Microsoft
 	Site       Site
@@ -191,6 +195,14 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	if f := c.Microsoft.CAFile; f != "" {
 		if _, err := os.Stat(f); err != nil {
 			bad("MS_CA_FILE", f, "cannot read the file")
+		}
+	}
+
+	c.PublicURL = strings.TrimRight(get("PUBLIC_URL", ""), "/")
+	if u := c.PublicURL; u != "" {
+		parsed, err := url.Parse(u)
+		if err != nil || !isURL(u, "https", "http") || parsed.Path != "" || parsed.RawQuery != "" || parsed.Fragment != "" || parsed.User != nil {
+			bad("PUBLIC_URL", u, "expected the site's public base URL, such as https://simulador.utpl.edu.ec (no path)")
 		}
 	}
 

@@ -56,6 +56,16 @@ func TestMicrosoft(t *testing.T) {
 	}
 }
 
+func TestPublicURL(t *testing.T) {
+	c, err := Load(env("PUBLIC_URL", "https://simulador.utpl.edu.ec/"))
+	if err != nil || c.PublicURL != "https://simulador.utpl.edu.ec" {
+		t.Fatalf("PublicURL = %q, %v", c.PublicURL, err)
+	}
+	if c, _ := Load(env()); c.PublicURL != "" {
+		t.Fatalf("default PublicURL = %q", c.PublicURL)
+	}
+}
+
 func TestIsGUID(t *testing.T) {
 	for s, want := range map[string]bool{
 		tenant: true, "72F988BF-86F1-41AF-91AB-2D7CD011DB47": true,
@@ -95,6 +105,9 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"INTRO_VIDEO_URL", "ftp://x/y"}, "INTRO_VIDEO_URL"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "0"}, "CASE_IMPORT_MAX_ROWS"},
 		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
+		{[]string{"PUBLIC_URL", "simulador.utpl.edu.ec"}, "PUBLIC_URL"},
+		{[]string{"PUBLIC_URL", "https://simulador.utpl.edu.ec/app"}, "PUBLIC_URL"},
+		{[]string{"PUBLIC_URL", "ftp://simulador.utpl.edu.ec"}, "PUBLIC_URL"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {
