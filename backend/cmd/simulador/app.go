@@ -16,6 +16,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/firestore"
@@ -34,6 +35,7 @@ type app struct {
 	catalog  *catalog.Service
 	exams    *exams.Service
 	feedback *feedback.Service
+	lti      *lti.Service
 	// transcriber is nil unless TRANSCRIBE_URL is set.
 	transcriber *transcribe.Worker
 }
@@ -74,6 +76,8 @@ func newApp(ctx context.Context, logOut io.Writer) (*app, error) {
 	a.catalog.SetImportMaxRows(cfg.CaseImportMaxRows)
 	a.exams = exams.NewService(st, a.catalog, a.groups, mediaStore)
 	a.feedback = feedback.NewService(st)
+	a.lti = lti.NewService(st, a.groups, lti.Options{Log: log})
+	a.exams.OnGraded(a.lti.OnGraded)
 	if t := cfg.Transcribe; t.Enabled() {
 		client := transcribe.NewClient(transcribe.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Language: t.Language, Timeout: t.Timeout})
 		a.transcriber = transcribe.NewWorker(st, a.exams, a.feedback, client, log)

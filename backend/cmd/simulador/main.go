@@ -29,9 +29,16 @@ Commands:
   cases export [--degree NAME]  print the case bank as JSON
   analyze [--case FILE] [--duration SECONDS] < transcript.txt
                                 measure a transcript (citations, protocol, fillers...) as JSON
+  lti platforms add --issuer URL --client-id ID --deployment-id ID [--deployment-id ID ...]
+                    --auth-url URL --token-url URL --jwks-url URL [--frame-origin URL ...] [--allow-tutors]
+                                register a learning platform (LTI 1.3; see docs/lti.md)
+  lti platforms list            the registered platforms
+  lti platforms remove --issuer URL --client-id ID
+  lti keys rotate               a new signing key for the tool (the old one stays
+                                published for an hour)
 
 Configuration comes from the environment (see README.md): ADDR, PORT,
-DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
+DATA_DIR, DATABASE_URL, PUBLIC_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
 `
 
 func main() {
@@ -69,6 +76,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return casesCommand(ctx, args[1:], stdout, stderr)
 	case "analyze":
 		return analyzeCommand(args[1:], stdin, stdout, stderr)
+	case "lti":
+		return ltiCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
