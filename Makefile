@@ -92,6 +92,7 @@ chromium:
 .PHONY: e2e
 e2e: build chromium ## End-to-end tests in Debian's Chromium (Playwright)
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
 	cd frontend && npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
