@@ -4,7 +4,7 @@
 import type { APIRequestContext } from '@playwright/test'
 import { closeDialog, expectDialog } from './support/fixtures'
 import { dialogTitles, recordDialogs } from './support/dialogs'
-import { apiAs, ok, setShortBlueprint, type AttemptJSON } from './support/admin'
+import { apiAs, expectAccessible, ok, setShortBlueprint, type AttemptJSON } from './support/admin'
 import { courseId, expect, person, test } from './support/lti'
 
 test('a student launched in the course frame opens the simulator in a new tab, signed in', async ({ page, platform }) => {
@@ -63,6 +63,7 @@ test('a tutor loads the group from the course, and updates it', async ({ page, p
   await expect(tab.getByRole('heading', { name: 'Cargar grupo desde el curso' })).toBeVisible()
   await expect(tab.getByText('Derecho Procesal Penal')).toBeVisible()
   await expect(tab.getByLabel('Carrera del grupo')).toHaveValue('Derecho')
+  await expectAccessible(tab)
   await tab.getByRole('button', { name: 'Cargar grupo desde el curso' }).click()
   await expectDialog(tab, 'Grupo cargado', 'El grupo se ha cargado correctamente')
   expect((await dialogTitles(tab)).slice(-2)).toEqual(['Cargando grupo', 'Grupo cargado'])
@@ -87,6 +88,7 @@ test('a tutor loads the group from the course, and updates it', async ({ page, p
   await closeDialog(tab)
   await expect(tab.getByText('Ya no están en el curso (1); siguen en el grupo:')).toBeVisible()
   await expect(tab.getByText(`Bruno Salinas León (${b.email})`)).toBeVisible()
+  await expectAccessible(tab)
   const after = await ok<{ students: { email: string }[] }>(await tab.request.get('/api/admin/group/students'))
   expect(after.students.map((s) => s.email).sort()).toEqual([a.email, b.email, c.email].sort())
 })

@@ -129,7 +129,8 @@ func (a *api) ltiLaunch(c echo.Context) error {
 		return err
 	}
 	return a.ltiPage(c, http.StatusOK, true, nil, handoffTemplate, map[string]any{
-		"Name": firstNonEmpty(u.GivenName, u.DisplayName, u.Mail), "Code": code, "Seconds": int(lti.HandoffLifetime / time.Second)})
+		"Name": firstNonEmpty(u.GivenName, u.DisplayName, u.Mail), "Code": code, "Seconds": int(lti.HandoffLifetime / time.Second)},
+		l.FrameOrigins()...)
 }
 
 func firstNonEmpty(v ...string) string {
@@ -184,7 +185,7 @@ func (a *api) deepLinkPicker(c echo.Context, l *lti.Launch) error {
 	return a.ltiPage(c, http.StatusOK, true, nil, pickerTemplate, map[string]any{
 		"Token": token, "Degrees": list, "Course": course, "Difficulties": []struct{ Value, Label string }{
 			{"basico", "Básico"}, {"intermedio", "Intermedio"}, {"avanzado", "Avanzado"}},
-	})
+	}, l.FrameOrigins()...)
 }
 
 // ltiDeepLink signs the choice and posts it back to the platform.
@@ -197,7 +198,7 @@ func (a *api) ltiDeepLink(c echo.Context) error {
 		return a.ltiRefused(c, "deep link", err)
 	}
 	return a.ltiPage(c, http.StatusOK, true, []string{lti.Origin(resp.ReturnURL)}, autoPostTemplate, map[string]any{
-		"Action": resp.ReturnURL, "JWT": resp.JWT})
+		"Action": resp.ReturnURL, "JWT": resp.JWT}, lti.Origin(resp.ReturnURL))
 }
 
 // ltiJWKS publishes the tool's public keys.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"html/template"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -13,10 +14,11 @@ import (
 // ltiPage writes one of the LTI pages. Its Content-Security-Policy allows
 // only its own inline style and script (by nonce) and forms to this site
 // and formTargets; framable pages may be framed by the registered
-// platforms' origins (frame-ancestors) and by nobody else, every other
-// page by nobody. X-Frame-Options cannot name several origins, so a
-// framable page goes without it and relies on frame-ancestors.
-func (a *api) ltiPage(c echo.Context, status int, framable bool, formTargets []string, t *template.Template, data map[string]any) error {
+// platforms' origins (frame-ancestors) — plus, after a valid launch, the
+// origins its signed token names (extraAncestors) — and by nobody else,
+// every other page by nobody. X-Frame-Options cannot name several origins,
+// so a framable page goes without it and relies on frame-ancestors.
+func (a *api) ltiPage(c echo.Context, status int, framable bool, formTargets []string, t *template.Template, data map[string]any, extraAncestors ...string) error {
 	b := make([]byte, 18)
 	_, _ = rand.Read(b)
 	nonce := base64.RawStdEncoding.EncodeToString(b)
@@ -25,6 +27,11 @@ func (a *api) ltiPage(c echo.Context, status int, framable bool, formTargets []s
 		origins, err := a.lti.FrameAncestors(c.Request().Context())
 		if err != nil {
 			a.log.Warn("lti frame ancestors unavailable", "err", err)
+		}
+		for _, o := range extraAncestors {
+			if o != "" && !slices.Contains(origins, o) {
+				origins = append(origins, o)
+			}
 		}
 		if len(origins) > 0 {
 			ancestors = strings.Join(origins, " ")

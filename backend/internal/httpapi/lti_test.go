@@ -263,6 +263,29 @@ func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
 	}
 }
 
+// Canvas shows tools under the institution's domain, which its signed
+// launch names (launch_presentation.return_url): a valid launch's page may
+// be framed there too, even when the registration does not list it.
+func TestLTILaunchPageIsFramableWhereTheSignedLaunchSaysItIsShown(t *testing.T) {
+	le := newLTIEnv(t, true)
+	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": map[string]any{
+		"document_target": "iframe", "return_url": "https://utpl.instructure.com/courses/7/external_content/success/external_tool_redirect"}}})
+	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "iframe"}, "iframe", true)
+	readAll(t, res)
+	csp := res.Header.Get("Content-Security-Policy")
+	if res.StatusCode != http.StatusOK || !strings.Contains(csp, "https://utpl.instructure.com") || !strings.Contains(csp, le.platform.Info().URL) {
+		t.Fatalf("launch = %d, CSP %q", res.StatusCode, csp)
+	}
+	// A refusal has no signed origin to trust: registered origins only.
+	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/version": "1.1",
+		"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": map[string]any{"return_url": "https://evil.example/x"}}})
+	res = le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "iframe"}, "iframe", true)
+	readAll(t, res)
+	if csp := res.Header.Get("Content-Security-Policy"); res.StatusCode != http.StatusBadRequest || strings.Contains(csp, "evil.example") {
+		t.Fatalf("refused launch = %d, CSP %q", res.StatusCode, csp)
+	}
+}
+
 func TestLTIRefusalsShowASpanishPageAndLogTheClaim(t *testing.T) {
 	le := newLTIEnv(t, true)
 	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "9:otra"}})

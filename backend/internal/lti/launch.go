@@ -197,6 +197,9 @@ type Launch struct {
 	// DocumentTarget is launch_presentation.document_target: "iframe",
 	// "window" or "" when not said.
 	DocumentTarget string
+	// ReturnURL is launch_presentation.return_url: a page of the platform
+	// that showed the launch (Canvas: under the institution's own domain).
+	ReturnURL string
 	Memberships    string   // NRPS context_memberships_url
 	LineItems      string   // AGS lineitems
 	GradeScopes    []string // AGS scopes
@@ -204,6 +207,26 @@ type Launch struct {
 	// Bound is true when the browser that posted the launch is the one
 	// that started the login (its state cookie came back).
 	Bound bool
+}
+
+// FrameOrigins are the origins this launch says the platform shows it
+// under (its return URLs), which a registration need not list: they come
+// from a token the registered platform signed.
+func (l *Launch) FrameOrigins() []string {
+	var out []string
+	for _, u := range []string{l.ReturnURL, l.deepLinkReturn()} {
+		if o := Origin(u); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (l *Launch) deepLinkReturn() string {
+	if l.DeepLinking == nil {
+		return ""
+	}
+	return l.DeepLinking.ReturnURL
 }
 
 // Context is the course of a launch.
@@ -246,6 +269,7 @@ type idClaims struct {
 	Custom       map[string]any `json:"https://purl.imsglobal.org/spec/lti/claim/custom"`
 	Presentation *struct {
 		DocumentTarget string `json:"document_target"`
+		ReturnURL      string `json:"return_url"`
 	} `json:"https://purl.imsglobal.org/spec/lti/claim/launch_presentation"`
 	NamesRoles *struct {
 		URL string `json:"context_memberships_url"`
@@ -370,6 +394,9 @@ func (s *Service) Launch(ctx context.Context, r LaunchRequest) (*Launch, error) 
 	}
 	if c.Presentation != nil {
 		l.DocumentTarget = c.Presentation.DocumentTarget
+		if CheckPlatformURL(c.Presentation.ReturnURL) == nil {
+			l.ReturnURL = c.Presentation.ReturnURL
+		}
 	}
 	if c.NamesRoles != nil && CheckPlatformURL(c.NamesRoles.URL) == nil {
 		l.Memberships = c.NamesRoles.URL

@@ -96,7 +96,8 @@ func (p *Platform) Claims(m Message) (map[string]any, error) {
 		delete(c, "email")
 	}
 	if m.Target != "" {
-		c[claimBase+"launch_presentation"] = map[string]any{"document_target": m.Target, "locale": "es"}
+		c[claimBase+"launch_presentation"] = map[string]any{"document_target": m.Target, "locale": "es",
+			"return_url": p.base + "/course/" + url.PathEscape(m.Context) + "?returned=1"}
 	}
 	custom := map[string]string{}
 	if course != nil {
