@@ -199,11 +199,11 @@ type Launch struct {
 	DocumentTarget string
 	// ReturnURL is launch_presentation.return_url: a page of the platform
 	// that showed the launch (Canvas: under the institution's own domain).
-	ReturnURL string
-	Memberships    string   // NRPS context_memberships_url
-	LineItems      string   // AGS lineitems
-	GradeScopes    []string // AGS scopes
-	DeepLinking    *DeepLinkingSettings
+	ReturnURL   string
+	Memberships string   // NRPS context_memberships_url
+	LineItems   string   // AGS lineitems
+	GradeScopes []string // AGS scopes
+	DeepLinking *DeepLinkingSettings
 	// Bound is true when the browser that posted the launch is the one
 	// that started the login (its state cookie came back).
 	Bound bool
