@@ -79,7 +79,8 @@ func (a *api) ltiLogin(c echo.Context) error {
 	res, err := a.lti.Login(c.Request().Context(), lti.LoginRequest{
 		Issuer: c.FormValue("iss"), LoginHint: c.FormValue("login_hint"), TargetLinkURI: c.FormValue("target_link_uri"),
 		MessageHint: c.FormValue("lti_message_hint"), ClientID: c.FormValue("client_id"),
-		DeploymentID: c.FormValue("lti_deployment_id"), ClientAddress: c.RealIP(),
+		// The IMS name is lti_deployment_id; Canvas documents deployment_id.
+		DeploymentID: firstNonEmpty(c.FormValue("lti_deployment_id"), c.FormValue("deployment_id")), ClientAddress: c.RealIP(),
 	}, a.toolURL(c))
 	if err != nil {
 		return a.ltiRefused(c, "login", err)
