@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -98,16 +99,26 @@ func (s *DB) DeleteLTIPlatform(ctx context.Context, id string) error {
 	return nil
 }
 
+// AddLTIKey retires the current keys and inserts k. A concurrent rotation
+// may insert its key after this one's UPDATE looked (PostgreSQL's
+// statements see what was committed when they started): the unique index
+// on the current key then refuses the second insert, and the rotation runs
+// again, now seeing the other key to retire.
 func (s *DB) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time) error {
-	return s.InTx(ctx, func(st store.Store) error {
-		tx := st.(*DB)
-		if _, err := tx.exec(ctx, `UPDATE lti_keys SET retired_at = ? WHERE retired_at IS NULL`, ms(retireAt)); err != nil {
+	for try := 1; ; try++ {
+		err := s.InTx(ctx, func(st store.Store) error {
+			tx := st.(*DB)
+			if _, err := tx.exec(ctx, `UPDATE lti_keys SET retired_at = ? WHERE retired_at IS NULL`, ms(retireAt)); err != nil {
+				return err
+			}
+			_, err := tx.exec(ctx, `INSERT INTO lti_keys (id, private_key, created_at, retired_at) VALUES (?, ?, ?, ?)`,
+				k.ID, k.PrivateKeyPEM, ms(k.CreatedAt), nullMS(k.RetiredAt))
+			return err
+		})
+		if !errors.Is(err, domain.ErrConflict) || s.tx || try == 5 {
 			return err
 		}
-		_, err := tx.exec(ctx, `INSERT INTO lti_keys (id, private_key, created_at, retired_at) VALUES (?, ?, ?, ?)`,
-			k.ID, k.PrivateKeyPEM, ms(k.CreatedAt), nullMS(k.RetiredAt))
-		return err
-	})
+	}
 }
 
 func (s *DB) ListLTIKeys(ctx context.Context) ([]domain.LTIKey, error) {

@@ -23,6 +23,9 @@ CREATE TABLE lti_keys (
     created_at  INTEGER NOT NULL,
     retired_at  INTEGER
 );
+-- At most one current key: of two rotations at once, the second one's
+-- insert waits for the first and then fails, and is run again.
+CREATE UNIQUE INDEX lti_keys_one_current ON lti_keys ((retired_at IS NULL)) WHERE retired_at IS NULL;
 
 CREATE TABLE lti_once (
     kind       TEXT NOT NULL,
