@@ -326,7 +326,8 @@ func (s *Service) LineItems(ctx context.Context, tutor domain.User) ([]LineItem,
 }
 
 // CreateColumn creates the "Simulacro oral" column (out of 10) in the
-// active group's course and links the group to it.
+// active group's course, unless the tool made it there already, and links
+// the group to it.
 func (s *Service) CreateColumn(ctx context.Context, tutor domain.User) (domain.LTIGroupLink, error) {
 	gc, p, err := s.gradesOf(ctx, tutor)
 	if err != nil {
@@ -334,6 +335,17 @@ func (s *Service) CreateColumn(ctx context.Context, tutor domain.User) (domain.L
 	}
 	if len(gc.Course.ServiceScopes) > 0 && !slices.Contains(gc.Course.ServiceScopes, ScopeLineItem) {
 		return domain.LTIGroupLink{}, domain.Invalid(CodeNoGrades, "La plataforma no permite que el simulador cree columnas en este curso. Elija una columna existente.")
+	}
+	// A column the tool made before in this course (a second click, another
+	// group of the same course) is linked rather than made again.
+	items, err := s.lineItems(ctx, p, gc.Course.LineItemsURL)
+	if err != nil {
+		return domain.LTIGroupLink{}, platformFailure(err)
+	}
+	for _, it := range items {
+		if it.ResourceID == columnResource && it.Tag == columnTag {
+			return s.linkColumn(ctx, gc, it)
+		}
 	}
 	item, err := s.createLineItem(ctx, p, gc.Course.LineItemsURL, LineItem{Label: ColumnLabel, ScoreMaximum: ColumnMaximum, ResourceID: columnResource, Tag: columnTag})
 	if err != nil {

@@ -268,6 +268,10 @@ func TestSimulacroGradesReachTheCourseGradebook(t *testing.T) {
 	if len(cols) != 2 || cols[1].Label != "Simulacro oral" || cols[1].ScoreMaximum != 10 || link.LineItemURL != cols[1].ID {
 		t.Fatalf("created column = %+v, link %+v", cols, link)
 	}
+	// Creating it again links the same column.
+	if again, err := f.svc.CreateColumn(ctx, docente); err != nil || again.LineItemURL != link.LineItemURL || len(f.platform.LineItems(course)) != 2 {
+		t.Fatalf("second creation = %+v, %v; columns %+v", again, err, f.platform.LineItems(course))
+	}
 
 	// The early grade shows as not sent, and is sent on request.
 	if st, _ := f.svc.ScoreStatus(ctx, docente, early.ID); st.State != lti.ScoreUnsent || st.Column != "Simulacro oral" {
