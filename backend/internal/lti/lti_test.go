@@ -381,3 +381,14 @@ func TestPlatformRegistrationRules(t *testing.T) {
 		t.Fatal("removed twice")
 	}
 }
+
+func TestSafeTargetStaysOnTheSite(t *testing.T) {
+	for in, want := range map[string]string{
+		"/test?modo=simulacro": "/test?modo=simulacro", "/admin/grupo": "/admin/grupo",
+		"//evil.example/x": lti.StudentHome, "https://evil.example": lti.StudentHome, "/\\evil.example": lti.StudentHome, "": lti.StudentHome,
+	} {
+		if got := lti.SafeTarget(in); got != want {
+			t.Errorf("SafeTarget(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

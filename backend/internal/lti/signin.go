@@ -207,13 +207,11 @@ func (s *Service) TakeHandoff(ctx context.Context, code string) (domain.User, st
 	return u, d.Target, err
 }
 
-// sanitizeTarget keeps a landing path inside the app.
-func sanitizeTarget(t string) string {
+// SafeTarget is t when it is a path of this site, else the student home:
+// a landing page never leaves the site.
+func SafeTarget(t string) string {
 	if !strings.HasPrefix(t, "/") || strings.HasPrefix(t, "//") || strings.ContainsAny(t, "\\\r\n") {
 		return StudentHome
 	}
 	return t
 }
-
-// SafeTarget is t when it is a path of this site, else the student home.
-func SafeTarget(t string) string { return sanitizeTarget(t) }
