@@ -97,6 +97,7 @@ gcs-test-server:
 .PHONY: e2e
 e2e: build chromium gcs-test-server ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage)
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
 	cd frontend && npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,

@@ -27,7 +27,10 @@ export default defineConfig({
   server: {
     port: 5173,
     // make dev points SIMULADOR_API_URL at the Go server it starts.
-    proxy: { '/api': process.env.SIMULADOR_API_URL ?? 'http://127.0.0.1:8080' },
+    proxy: {
+      '/api': process.env.SIMULADOR_API_URL ?? 'http://127.0.0.1:8080',
+      '/lti': process.env.SIMULADOR_API_URL ?? 'http://127.0.0.1:8080',
+    },
   },
   test: {
     environment: 'jsdom',

@@ -20,6 +20,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/gcloud"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -39,6 +40,7 @@ type app struct {
 	catalog  *catalog.Service
 	exams    *exams.Service
 	feedback *feedback.Service
+	lti      *lti.Service
 	// media keeps the recordings' audio; nil in the terminal commands.
 	media media.Store
 	// transcriber is nil unless TRANSCRIBE_URL is set.
@@ -99,6 +101,8 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 		AttemptsPerDay:    cfg.MaxAttemptsPerDay,
 	})
 	a.feedback = feedback.NewService(st)
+	a.lti = lti.NewService(st, a.groups, lti.Options{Log: log})
+	a.exams.OnGraded(a.lti.OnGraded)
 	if t := cfg.Transcribe; t.Enabled() {
 		client := transcribe.NewClient(transcribe.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Language: t.Language, Timeout: t.Timeout})
 		a.transcriber = transcribe.NewWorker(st, a.exams, a.feedback, client, log)

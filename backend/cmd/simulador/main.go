@@ -37,9 +37,16 @@ Commands:
                                 (SQLite, PostgreSQL, Firestore; directory, bucket) and
                                 verify both sides; stop the servers first
                                 (simulador migrate-data -h explains the URLs)
+  lti platforms add --issuer URL --client-id ID --deployment-id ID [--deployment-id ID ...]
+                    --auth-url URL --token-url URL --jwks-url URL [--frame-origin URL ...] [--allow-tutors]
+                                register a learning platform (LTI 1.3; see docs/lti.md)
+  lti platforms list            the registered platforms
+  lti platforms remove --issuer URL --client-id ID
+  lti keys rotate               a new signing key for the tool (the old one stays
+                                published for an hour)
 
 Configuration comes from the environment (see README.md): ADDR, PORT,
-DATA_DIR, DATABASE_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
+DATA_DIR, DATABASE_URL, PUBLIC_URL, MS_TENANT_ID, MS_CLIENT_ID, ...
 `
 
 func main() {
@@ -79,6 +86,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return analyzeCommand(args[1:], stdin, stdout, stderr)
 	case "migrate-data":
 		return migrateCommand(ctx, args[1:], stdout, stderr)
+	case "lti":
+		return ltiCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -35,11 +35,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer a.Close()
+	// The tool's LTI signing key: made on the first start (and kept in the
+	// store), so /lti/jwks always has one.
+	if err := a.lti.Keys().Ensure(ctx); err != nil {
+		return fmt.Errorf("LTI signing key: %w", err)
+	}
 
 	srv := &http.Server{
 		Addr: a.cfg.Addr,
 		Handler: httpapi.New(httpapi.Deps{
-			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Exams: a.exams, Feedback: a.feedback, Log: a.log,
+			Config: a.cfg, Store: a.store, Auth: a.auth, Groups: a.groups, Catalog: a.catalog, Exams: a.exams, Feedback: a.feedback, LTI: a.lti, Log: a.log,
 		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
@@ -61,6 +66,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if a.transcriber != nil {
 		go a.transcriber.Run(ctx)
 	}
+	// Simulacro grades to the courses' gradebooks, and the sweep of
+	// expired LTI login states and codes.
+	go a.lti.Run(ctx)
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
 		"microsoft", a.cfg.Microsoft.Enabled(), "tutorsRequireMicrosoft", a.cfg.TutorsRequireMicrosoft, "mail", a.cfg.Mail.Enabled(),
 		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())

@@ -41,6 +41,7 @@ const (
 	MethodPasswordTOTP = "password+totp"
 	MethodRecoveryCode = "password+recovery_code"
 	MethodMicrosoft    = "microsoft"
+	MethodLTI          = "lti" // a launch from a learning platform (LTI 1.3)
 )
 
 // Service signs users in and manages profiles.

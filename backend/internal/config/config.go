@@ -52,6 +52,11 @@ type Config struct {
 	// the university account, which brings the university's MFA.
 	TutorsRequireMicrosoft bool
 
+	// PublicURL is the site's public base URL (scheme://host, no path), as
+	// learning platforms reach it: the LTI tool's URLs (config.json, the
+	// launch URL) are built on it. Empty: taken from each request's Host.
+	PublicURL string
+
 	Microsoft  Microsoft
 	Mail       Mail
 	Site       Site
@@ -260,7 +265,18 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		bad("TUTORS_REQUIRE_MICROSOFT", "true", "tutors could not sign in at all: set MS_TENANT_ID and MS_CLIENT_ID too")
 	}
 
-	c.Mail = loadMail(get, bad)
+	// PUBLIC_URL is read once: LTI builds its URLs on it and mail its
+	// links.
+	c.PublicURL = strings.TrimRight(get("PUBLIC_URL", ""), "/")
+	publicURLOK := true
+	if u := c.PublicURL; u != "" {
+		parsed, err := url.Parse(u)
+		if err != nil || !isURL(u, "https", "http") || parsed.Path != "" || parsed.RawQuery != "" || parsed.Fragment != "" || parsed.User != nil {
+			bad("PUBLIC_URL", u, "expected the site's public base URL, such as https://simulador.utpl.edu.ec (no path)")
+			publicURLOK = false
+		}
+	}
+	c.Mail = loadMail(get, bad, c.PublicURL, publicURLOK)
 
 	c.Transcribe = Transcribe{
 		URL:      get("TRANSCRIBE_URL", ""),
@@ -302,19 +318,17 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 
 // loadMail reads SMTP_URL (smtp://[user[:password]@]host[:port], STARTTLS,
 // port 587 by default; or smtps://…, port 465), SMTP_PASSWORD (the
-// password, kept out of the URL), MAIL_FROM and PUBLIC_URL. The URL is
-// never echoed: it may hold a password.
-func loadMail(get func(string, string) string, bad func(string, string, string)) Mail {
+// password, kept out of the URL) and MAIL_FROM; links in messages are
+// built on publicURL (PUBLIC_URL, checked by the caller). The URL is never
+// echoed: it may hold a password.
+func loadMail(get func(string, string) string, bad func(string, string, string), publicURL string, publicURLOK bool) Mail {
 	raw := get("SMTP_URL", "")
-	m := Mail{From: get("MAIL_FROM", ""), PublicURL: strings.TrimRight(get("PUBLIC_URL", ""), "/")}
+	m := Mail{From: get("MAIL_FROM", ""), PublicURL: publicURL}
 	if raw == "" {
 		for _, k := range []string{"SMTP_PASSWORD", "MAIL_FROM"} {
 			if get(k, "") != "" {
 				bad(k, "…", "set SMTP_URL too, or leave it unset (no e-mail is sent)")
 			}
-		}
-		if u := m.PublicURL; u != "" && !isURL(u, "https", "http") {
-			bad("PUBLIC_URL", u, "expected the site's address, e.g. https://simulador.utpl.edu.ec")
 		}
 		return Mail{PublicURL: m.PublicURL}
 	}
@@ -341,8 +355,8 @@ func loadMail(get func(string, string) string, bad func(string, string, string))
 	if addr, err := mail.ParseAddress(m.From); err != nil || !strings.Contains(addr.Address, "@") {
 		bad("MAIL_FROM", m.From, "required with SMTP_URL: the sender, e.g. Simulador <no-reply@utpl.edu.ec>")
 	}
-	if !isURL(m.PublicURL, "https", "http") {
-		bad("PUBLIC_URL", m.PublicURL, "required with SMTP_URL: the site's address for links in messages, e.g. https://simulador.utpl.edu.ec")
+	if m.PublicURL == "" && publicURLOK {
+		bad("PUBLIC_URL", "", "required with SMTP_URL: the site's address for links in messages, e.g. https://simulador.utpl.edu.ec")
 	}
 	return m
 }

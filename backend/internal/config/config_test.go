@@ -71,6 +71,16 @@ func TestMicrosoft(t *testing.T) {
 	}
 }
 
+func TestPublicURL(t *testing.T) {
+	c, err := Load(env("PUBLIC_URL", "https://simulador.utpl.edu.ec/"))
+	if err != nil || c.PublicURL != "https://simulador.utpl.edu.ec" {
+		t.Fatalf("PublicURL = %q, %v", c.PublicURL, err)
+	}
+	if c, _ := Load(env()); c.PublicURL != "" {
+		t.Fatalf("default PublicURL = %q", c.PublicURL)
+	}
+}
+
 func TestIsGUID(t *testing.T) {
 	for s, want := range map[string]bool{
 		tenant: true, "72F988BF-86F1-41AF-91AB-2D7CD011DB47": true,
@@ -125,6 +135,9 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"MAX_TAKES_PER_PHASE", "0"}, "MAX_TAKES_PER_PHASE"},
 		{[]string{"MAX_MOCK_TAKES_PER_PHASE", "51"}, "MAX_MOCK_TAKES_PER_PHASE"},
 		{[]string{"MAX_ATTEMPTS_PER_DAY", "-1"}, "MAX_ATTEMPTS_PER_DAY"},
+		{[]string{"PUBLIC_URL", "simulador.utpl.edu.ec"}, "PUBLIC_URL"},
+		{[]string{"PUBLIC_URL", "https://simulador.utpl.edu.ec/app"}, "PUBLIC_URL"},
+		{[]string{"PUBLIC_URL", "ftp://simulador.utpl.edu.ec"}, "PUBLIC_URL"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {

@@ -33,6 +33,7 @@ type Service struct {
 	// composeQueue feeds the background composer (StartComposer); nil
 	// when Complete composes before answering.
 	composeQueue chan domain.Recording
+	onGraded     func(context.Context, domain.Attempt) error
 }
 
 // NewService wires the exams service.
@@ -368,5 +369,17 @@ func (s *Service) Grade(ctx context.Context, tutor domain.User, id string, level
 		}
 		return a, err
 	}
-	return s.update(ctx, load, func(a *domain.Attempt, now time.Time) error { return a.GradeBy(tutor, levels, comments, now) })
+	a, err := s.update(ctx, load, func(a *domain.Attempt, now time.Time) error { return a.GradeBy(tutor, levels, comments, now) })
+	if err == nil && s.onGraded != nil {
+		// The grade is saved: a failing hook (the course gradebook) is
+		// logged, and the tutor can send it again from the attempt.
+		if herr := s.onGraded(ctx, a); herr != nil {
+			s.log.Warn("after grading", "attempt", a.ID, "err", herr)
+		}
+	}
+	return a, err
 }
+
+// OnGraded registers what to do once a tutor's grade is saved (e.g. queue
+// its publication to the course's gradebook).
+func (s *Service) OnGraded(f func(context.Context, domain.Attempt) error) { s.onGraded = f }

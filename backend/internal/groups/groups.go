@@ -148,6 +148,78 @@ func (s *Service) checkGroupsPerDay(ctx context.Context, tutor domain.User) erro
 	return nil
 }
 
+// LoadGroupFromList creates the tutor's active group from students read
+// elsewhere (a course's roster), with the rules of LoadGroup: a tutor who
+// has an active group keeps it (Skipped), the degree is looked up by name
+// (ignoring case, accents and spacing), and the list has at most as many
+// students as a roster file. Students are keyed by normalised email;
+// duplicates keep the first.
+func (s *Service) LoadGroupFromList(ctx context.Context, tutor domain.User, degreeName string, students []domain.GroupStudent) (LoadResult, error) {
+	if g, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail); err == nil {
+		return LoadResult{Group: g, Skipped: true}, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return LoadResult{}, err
+	}
+	if err := s.checkGroupsPerDay(ctx, tutor); err != nil {
+		return LoadResult{}, err
+	}
+	degree, err := s.DegreeByName(ctx, degreeName)
+	if err != nil {
+		return LoadResult{}, err
+	}
+	switch {
+	case len(students) == 0:
+		return LoadResult{}, domain.Invalid("empty_roster", "La lista no tiene estudiantes con correo: no se creó el grupo.")
+	case len(students) > roster.MaxRows:
+		return LoadResult{}, domain.Invalid("roster_too_long", fmt.Sprintf("La lista tiene más de %d estudiantes: no se creó el grupo.", roster.MaxRows))
+	}
+	now := s.now().UTC()
+	seen := make(map[string]bool, len(students))
+	list := make([]domain.GroupStudent, 0, len(students))
+	for _, st := range students {
+		st.Email = domain.NormalizeEmail(st.Email)
+		if !seen[st.Email] {
+			seen[st.Email] = true
+			st.AddedAt = now
+			list = append(list, st)
+		}
+	}
+	g := domain.Group{ID: domain.NewID(), Carrera: degree.ID, DocenteEmail: tutor.Mail, Status: domain.GroupActive, CreatedAt: now, Estudiantes: list}
+	if err := s.store.CreateGroup(ctx, g); err != nil {
+		var taken *store.MembersTakenError
+		if errors.As(err, &taken) {
+			return LoadResult{}, inOtherGroup(taken, nil, msgInOtherGroupLoad)
+		}
+		if errors.Is(err, domain.ErrConflict) {
+			current, gerr := s.store.ActiveGroupByTutor(ctx, tutor.Mail)
+			if gerr != nil {
+				return LoadResult{}, gerr
+			}
+			return LoadResult{Group: current, Skipped: true}, nil
+		}
+		return LoadResult{}, err
+	}
+	created, err := s.store.GetGroup(ctx, g.ID)
+	return LoadResult{Group: created}, err
+}
+
+// DegreeByName finds a degree by name as a roster's degree column is
+// read (ignoring case, accents and spacing); a Spanish error names it when
+// there is none.
+func (s *Service) DegreeByName(ctx context.Context, name string) (domain.Degree, error) {
+	if strings.TrimSpace(name) == "" {
+		return domain.Degree{}, domain.Invalid("unknown_degree", "Elija la carrera del grupo.")
+	}
+	check, degree, err := s.degreeCheck(ctx, "")
+	if err != nil {
+		return domain.Degree{}, err
+	}
+	if msg := check(name); msg != "" {
+		return domain.Degree{}, domain.Invalid("unknown_degree", msg)
+	}
+	return *degree, nil
+}
+
 // degreeCheck returns a roster check that looks each row's degree up by name
 // (ignoring case, accents and spacing) and requires one degree for all rows:
 // groupDegree's when given (adding to a group), else the first row's (loading
@@ -185,12 +257,14 @@ func (s *Service) degreeCheck(ctx context.Context, groupDegree string) (roster.D
 	return check, found, nil
 }
 
-// AddInput says which students to add: rows of a roster file, or emails
-// (pasted or picked among registered students).
+// AddInput says which students to add: rows of a roster file, emails
+// (pasted or picked among registered students), or students read from a
+// course (Students, already checked).
 type AddInput struct {
 	File     io.Reader
 	Filename string
 	Emails   []string
+	Students []domain.GroupStudent
 }
 
 // AddResult reports how many students were added.
@@ -221,6 +295,8 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 		}
 		candidates = studentsFrom(rows, now)
 		lines = rowsByEmail(rows)
+	} else if in.Students != nil {
+		candidates = in.Students
 	} else {
 		candidates, err = studentsFromEmails(in.Emails, now)
 		if err != nil {

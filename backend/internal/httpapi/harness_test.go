@@ -26,6 +26,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/mail"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -61,6 +62,7 @@ type env struct {
 	cookies map[string]*http.Cookie
 	group   domain.Group // the tutor's active group, with the member student
 	exams   *exams.Service
+	lti     *lti.Service
 	clock   *fakeClock
 	logs    *syncBuffer // the server's log
 	mailer  mail.Sender // nil unless a test sets one before wire
@@ -171,6 +173,10 @@ func buildTemplate() error {
 			}
 		}
 	}
+	// The tool's signing key, made once (RSA key generation is slow).
+	if err := lti.NewService(st, groups.NewService(st), lti.Options{}).Keys().Ensure(ctx); err != nil {
+		return err
+	}
 	template.group = domain.Group{ID: domain.NewID(), Carrera: "derecho", Departamento: "Ciencias Jurídicas", Facultad: "Ciencias Sociales",
 		Modalidad: "Distancia", DocenteEmail: template.users[tutor].Mail, Status: domain.GroupActive, CreatedAt: time.Now().UTC(),
 		Estudiantes: []domain.GroupStudent{{Email: "con.grupo@utpl.edu.ec", Name: "Con Grupo", AddedAt: time.Now().UTC()}}}
@@ -242,8 +248,10 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	e.exams.SetClock(e.clock.Now)
 	e.exams.SetLimits(exams.Limits{RecordingBytes: int64(e.cfg.MaxRecordingMB) << 20, StudentBytes: int64(e.cfg.StudentStorageQuotaMB) << 20,
 		TakesPerPhase: e.cfg.MaxTakesPerPhase, MockTakesPerPhase: e.cfg.MaxMockTakesPerPhase, AttemptsPerDay: e.cfg.MaxAttemptsPerDay})
+	e.lti = lti.NewService(st, e.groups, lti.Options{Now: e.clock.Now, Log: log})
+	e.exams.OnGraded(e.lti.OnGraded)
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
-		Feedback: feedback.NewService(st), Log: log, Now: e.clock.Now})
+		Feedback: feedback.NewService(st), LTI: e.lti, Log: log, Now: e.clock.Now})
 }
 
 func sessionCookie(t *testing.T, res *httptest.ResponseRecorder) *http.Cookie {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/exams"
+	"github.com/utpl/simulador/backend/internal/lti"
 )
 
 // route is one API endpoint. access has no usable zero value: a route that
@@ -23,8 +24,8 @@ type route struct {
 
 const defaultBodyLimit = 64 << 10
 
-// routes is the one table of API endpoints. Everything not listed here is a
-// JSON 404 under /api and the single-page app elsewhere.
+// routes is the one table of endpoints. Everything not listed here is a
+// JSON 404 under /api, a 404 under /lti and the single-page app elsewhere.
 func (a *api) routes() []route {
 	return []route{
 		{method: http.MethodGet, path: "/api/health", access: public, handler: a.health},
@@ -105,5 +106,27 @@ func (a *api) routes() []route {
 		{method: http.MethodPut, path: "/api/admin/config/:degree/rubric", access: tutorOnly, handler: a.putRubric},
 		{method: http.MethodGet, path: "/api/admin/reports", access: tutorOnly, handler: a.groupReport},
 		{method: http.MethodGet, path: "/api/admin/reports/export", access: tutorOnly, handler: a.exportGrades},
+
+		// The course a tutor launched from (LTI, docs/lti.md): its roster
+		// loads the group, its gradebook receives Simulacro grades.
+		{method: http.MethodGet, path: "/api/admin/lti/courses", access: tutorOnly, handler: a.ltiCourses},
+		{method: http.MethodPost, path: "/api/admin/lti/group", access: tutorOnly, handler: a.ltiLoadGroup},
+		{method: http.MethodPost, path: "/api/admin/lti/group/update", access: tutorOnly, handler: a.ltiUpdateGroup},
+		{method: http.MethodGet, path: "/api/admin/lti/line-items", access: tutorOnly, handler: a.ltiLineItems},
+		{method: http.MethodPost, path: "/api/admin/lti/line-item", access: tutorOnly, handler: a.ltiLinkColumn},
+		{method: http.MethodGet, path: "/api/admin/lti/attempts/:id/score", access: tutorOnly, handler: a.ltiScoreStatus},
+		{method: http.MethodPost, path: "/api/admin/lti/attempts/:id/score", access: tutorOnly, handler: a.ltiSendScore},
+
+		// LTI 1.3 tool endpoints for learning platforms and the browsers
+		// they send (outside /api: pages and documents, not JSON API).
+		// Public by nature: each validates its own single-use state, signed
+		// token or code.
+		{method: http.MethodGet, path: lti.LoginPath, access: public, handler: a.ltiLogin},
+		{method: http.MethodPost, path: lti.LoginPath, access: public, handler: a.ltiLogin},
+		{method: http.MethodPost, path: lti.LaunchPath, access: public, limit: 256 << 10, handler: a.ltiLaunch},
+		{method: http.MethodPost, path: "/lti/continue", access: public, handler: a.ltiContinue},
+		{method: http.MethodPost, path: "/lti/deep-link", access: public, handler: a.ltiDeepLink},
+		{method: http.MethodGet, path: "/lti/jwks", access: public, handler: a.ltiJWKS},
+		{method: http.MethodGet, path: "/lti/config.json", access: public, handler: a.ltiConfig},
 	}
 }

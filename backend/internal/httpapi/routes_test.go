@@ -22,6 +22,14 @@ func TestPublicRoutesAreExactlyTheExpectedOnes(t *testing.T) {
 		"POST /api/auth/microsoft",
 		"POST /api/auth/login/code",
 		"POST /api/auth/password-reset",
+		// LTI 1.3: what a learning platform and the browsers it sends call.
+		"GET /lti/login",
+		"POST /lti/login",
+		"POST /lti/launch",
+		"POST /lti/continue",
+		"POST /lti/deep-link",
+		"GET /lti/jwks",
+		"GET /lti/config.json",
 	}
 	var got []string
 	for _, r := range Routes() {

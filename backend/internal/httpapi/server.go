@@ -25,6 +25,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/webui"
 )
@@ -38,6 +39,7 @@ type Deps struct {
 	Catalog  *catalog.Service
 	Exams    *exams.Service
 	Feedback *feedback.Service
+	LTI      *lti.Service
 	Log      *slog.Logger
 	// Now is the clock (tests may replace it); nil means time.Now.
 	Now func() time.Time
@@ -51,6 +53,7 @@ type api struct {
 	catalog  *catalog.Service
 	exams    *exams.Service
 	feedback *feedback.Service
+	lti      *lti.Service
 	log      *slog.Logger
 	csp      string
 	now      func() time.Time
@@ -72,7 +75,7 @@ func New(d Deps) http.Handler {
 
 // build assembles the server from a route table.
 func build(d Deps, table func(*api) []route) (http.Handler, error) {
-	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, feedback: d.Feedback, log: d.Log, now: d.Now}
+	a := &api{cfg: d.Config, store: d.Store, auth: d.Auth, groups: d.Groups, catalog: d.Catalog, exams: d.Exams, feedback: d.Feedback, lti: d.LTI, log: d.Log, now: d.Now}
 	if a.now == nil {
 		a.now = time.Now
 	}
@@ -104,10 +107,14 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	}))
 
 	apiGroup := e.Group("/api", a.withActor, a.loadSession)
-	if err := a.mount(apiGroup, table(a)); err != nil {
+	// The LTI endpoints are pages and documents for learning platforms,
+	// outside the JSON API; they are in the same table.
+	ltiGroup := e.Group("/lti", a.withActor)
+	if err := a.mount(map[string]*echo.Group{"/api/": apiGroup, "/lti/": ltiGroup}, table(a)); err != nil {
 		return nil, err
 	}
 	apiGroup.Any("/*", func(c echo.Context) error { return echo.ErrNotFound })
+	ltiGroup.Any("/*", func(c echo.Context) error { return c.String(http.StatusNotFound, "404 page not found\n") })
 
 	cfgJSON, err := json.Marshal(a.publicConfig())
 	if err != nil {
@@ -120,6 +127,11 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	// same-origin requests and safe methods pass.
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(a.crossOriginRefused))
+	// A platform's login initiation and launch are cross-site form posts
+	// by design; they are bound by their own single-use state and signed
+	// token instead (docs/lti.md).
+	csrf.AddInsecureBypassPattern("POST " + lti.LoginPath)
+	csrf.AddInsecureBypassPattern("POST " + lti.LaunchPath)
 	var h http.Handler = csrf.Handler(e)
 	if !d.Config.TrustProxy {
 		h = dropForwardingHeaders(h)
@@ -136,17 +148,21 @@ func (a *api) clientIP(r *http.Request) string {
 	return echo.ExtractIPDirect()(r)
 }
 
-// mount adds the route table to the /api group. Every route must choose an
-// access level (deny by default) and appear once.
-func (a *api) mount(g *echo.Group, routes []route) error {
+// mount adds the route table to the groups by path prefix (/api/, /lti/).
+// Every route must choose an access level (deny by default) and appear
+// once.
+func (a *api) mount(groups map[string]*echo.Group, routes []route) error {
 	seen := map[string]bool{}
 	for _, r := range routes {
 		id := r.method + " " + r.path
+		prefix, _, _ := strings.Cut(strings.TrimPrefix(r.path, "/"), "/")
+		prefix = "/" + prefix + "/"
+		g := groups[prefix]
 		switch {
 		case r.access == accessUnset || r.access > tutorOnly:
 			return fmt.Errorf("route %s has no access level: every endpoint must say who may call it", id)
-		case r.method == "" || !strings.HasPrefix(r.path, "/api/") || r.handler == nil:
-			return fmt.Errorf("route %q is incomplete (method, /api/ path and handler are required)", id)
+		case r.method == "" || g == nil || !strings.HasPrefix(r.path, prefix) || r.handler == nil:
+			return fmt.Errorf("route %q is incomplete (method, /api/ or /lti/ path and handler are required)", id)
 		case seen[id]:
 			return fmt.Errorf("route %s is listed twice", id)
 		}
@@ -156,7 +172,7 @@ func (a *api) mount(g *echo.Group, routes []route) error {
 			limit = defaultBodyLimit
 		}
 		mws := []echo.MiddlewareFunc{bodyLimit(limit, r.tooLarge), a.requireAccess(r.access)}
-		g.Add(r.method, strings.TrimPrefix(r.path, "/api"), r.handler, mws...)
+		g.Add(r.method, strings.TrimPrefix(r.path, strings.TrimSuffix(prefix, "/")), r.handler, mws...)
 	}
 	return nil
 }
@@ -261,7 +277,10 @@ func (e *bodyError) Unwrap() error { return e.err }
 func (a *api) requestLog() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		LogStatus: true, LogMethod: true, LogLatency: true, LogRemoteIP: true, HandleError: true,
-		Skipper: func(c echo.Context) bool { return !strings.HasPrefix(c.Request().URL.Path, "/api/") },
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return !strings.HasPrefix(p, "/api/") && !strings.HasPrefix(p, "/lti/")
+		},
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			userID, sessionID := "", ""
 			if u, ok := currentUser(c); ok {
@@ -318,7 +337,7 @@ func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
 	if isHTTPS(r) || a.secureCookies() {
 		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 	}
-	if strings.HasPrefix(r.URL.Path, "/api/") {
+	if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/lti/") {
 		h.Set("Cache-Control", "no-store")
 	}
 }

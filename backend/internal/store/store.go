@@ -304,6 +304,64 @@ type Feedback interface {
 	// worker died) to pending.
 	ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error)
 	GetJob(ctx context.Context, id string) (domain.Job, error)
+	// GetJobBySubject returns the job of kind about subject;
+	// domain.ErrNotFound when there is none.
+	GetJobBySubject(ctx context.Context, kind, subject string) (domain.Job, error)
+	// RetryJob puts a job that is not running back in the queue: pending,
+	// due at now, its last error cleared. Its Attempts are kept (so a
+	// worker whose lease ended still cannot finish it); a worker that gives
+	// up after some number of attempts then makes one more.
+	// domain.ErrNotFound when it does not exist, domain.ErrConflict when a
+	// worker holds it.
+	RetryJob(ctx context.Context, id string, now time.Time) error
+}
+
+// LTI persists what LTI 1.3 launches and services need (docs/lti.md).
+type LTI interface {
+	// CreateLTIPlatform registers a platform; domain.ErrConflict when its
+	// issuer and client id are registered already.
+	CreateLTIPlatform(ctx context.Context, p domain.LTIPlatform) error
+	GetLTIPlatform(ctx context.Context, id string) (domain.LTIPlatform, error)
+	// ListLTIPlatforms returns every registration, by issuer then client id.
+	ListLTIPlatforms(ctx context.Context) ([]domain.LTIPlatform, error)
+	// DeleteLTIPlatform removes a registration; domain.ErrNotFound when
+	// there is none. What was linked to it stays (courses, group links).
+	DeleteLTIPlatform(ctx context.Context, id string) error
+
+	// AddLTIKey stores k and, in the same transaction, retires every key
+	// not yet retired at retireAt: k becomes the only current key.
+	AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time) error
+	// ListLTIKeys returns every key, newest first.
+	ListLTIKeys(ctx context.Context) ([]domain.LTIKey, error)
+
+	// PutLTIOnce stores a single-use record; domain.ErrConflict when one
+	// of the same kind and key exists (even expired: a nonce stays used).
+	PutLTIOnce(ctx context.Context, o domain.LTIOnce) error
+	// TakeLTIOnce deletes the record of kind and key and returns it;
+	// domain.ErrNotFound when there is none or it expired by now. Of two
+	// concurrent takes, one gets the record.
+	TakeLTIOnce(ctx context.Context, kind, key string, now time.Time) (domain.LTIOnce, error)
+	// DeleteExpiredLTIOnce removes the records that expired before now.
+	DeleteExpiredLTIOnce(ctx context.Context, now time.Time) (int64, error)
+
+	// PutLTICourse inserts or replaces a course (by ID).
+	PutLTICourse(ctx context.Context, c domain.LTICourse) error
+	GetLTICourse(ctx context.Context, id string) (domain.LTICourse, error)
+	// LinkLTICourseTutor records that userID launched from the course as
+	// its instructor at at (the latest launch is kept).
+	LinkLTICourseTutor(ctx context.Context, courseID, userID string, at time.Time) error
+	// ListLTICoursesOfTutor returns the courses userID launched from as an
+	// instructor, last launch first, with LaunchedAt set.
+	ListLTICoursesOfTutor(ctx context.Context, userID string) ([]domain.LTICourse, error)
+
+	// PutLTISubjects inserts or replaces the subjects of emails on a
+	// platform (by platform and email).
+	PutLTISubjects(ctx context.Context, subjects []domain.LTISubject) error
+	LTISubjectByEmail(ctx context.Context, platformID, email string) (domain.LTISubject, error)
+
+	// PutLTIGroupLink inserts or replaces a group's link (by group).
+	PutLTIGroupLink(ctx context.Context, l domain.LTIGroupLink) error
+	GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTIGroupLink, error)
 }
 
 // Store is everything the server persists.
@@ -316,6 +374,7 @@ type Store interface {
 	Catalog
 	Attempts
 	Feedback
+	LTI
 
 	// InTx runs fn in one transaction; fn's Store sees and writes only
 	// through it. What holds, on every store:

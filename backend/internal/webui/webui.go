@@ -55,6 +55,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	// The server's own paths are never the app: a request that reaches
+	// here under them (a route the server does not have) is not found,
+	// rather than answered with index.html a platform would take for a page.
+	if name == "lti" || strings.HasPrefix(name, "lti/") || name == "api" || strings.HasPrefix(name, "api/") {
+		http.NotFound(w, r)
+		return
+	}
 	if name != "" && name != "index.html" {
 		if data, err := fs.ReadFile(h.files, name); err == nil {
 			ctype := mime.TypeByExtension(path.Ext(name))

@@ -158,3 +158,20 @@ func (s *DB) GetJob(ctx context.Context, id string) (domain.Job, error) {
 	j, err := scanJob(s.queryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
 	return j, s.mapErr(err)
 }
+
+func (s *DB) GetJobBySubject(ctx context.Context, kind, subject string) (domain.Job, error) {
+	j, err := scanJob(s.queryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE kind = ? AND subject = ? AND subject <> ''`, kind, subject))
+	return j, s.mapErr(err)
+}
+
+func (s *DB) RetryJob(ctx context.Context, id string, now time.Time) error {
+	res, err := s.exec(ctx, `UPDATE jobs SET status = 'pending', next_run_at = ?, last_error = '', locked_until = 0, updated_at = ?
+		WHERE id = ? AND status <> 'running'`, ms(now), ms(now), id)
+	if err := s.expectOne(res, err); !errors.Is(err, domain.ErrNotFound) {
+		return err
+	}
+	if _, err := s.GetJob(ctx, id); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: job %s is running", domain.ErrConflict, id)
+}

@@ -66,6 +66,11 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"Tokens":            testTokens,
 		"MFA":               testMFA,
 		"RateLimits":        testRateLimits,
+		"JobBySubject":      testJobBySubject,
+		"LTIPlatforms":      testLTIPlatforms,
+		"LTIKeys":           testLTIKeys,
+		"LTIOnce":           testLTIOnce,
+		"LTICourses":        testLTICourses,
 	}
 	// Tests that need more than one store get the constructor.
 	withStores := map[string]func(t *testing.T, newStore func(t *testing.T) store.Store){

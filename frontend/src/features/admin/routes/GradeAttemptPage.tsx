@@ -12,6 +12,7 @@ import { RecordingsList } from '@/features/attempts/components/RecordingsList'
 import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
 import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
+import { ScoreSync } from '../components/ScoreSync'
 
 // GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
 // needs to grade one attempt, with the recordings beside the rubric.
@@ -90,6 +91,7 @@ export function GradeAttemptPage() {
               </Card>
               <Card>
                 <GradeForm key={a.id} attempt={a} />
+                <ScoreSync attempt={a} />
               </Card>
             </div>
           </div>

@@ -12,16 +12,23 @@ import { useActiveGroup } from '../api/get-active-group'
 import { useGroupHistory } from '../api/get-groups'
 import { useLoadGroup } from '../api/load-group'
 import { useFinalizeGroup } from '../api/finalize-group'
+import { useLtiCourses } from '../api/get-lti-courses'
 import { AddStudentsPanel } from '../components/AddStudentsPanel'
+import { CourseLoadCard, GroupCourseCard } from '../components/CoursePanels'
 import { FileField, ROSTER_MAX_BYTES } from '../components/FileField'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { RosterHelp } from '../components/RosterHelp'
 
 export function GroupPage() {
   const active = useActiveGroup()
+  // The courses the tutor opened the simulator from (LTI); the page works
+  // without them when the request fails.
+  const lti = useLtiCourses()
   if (active.isPending) return <PageSpinner />
   if (active.isError) return <Notice tone="error">No se pudo cargar el grupo. Intente de nuevo más tarde.</Notice>
   const group = active.data.group
+  const courseOfGroup = group && lti.data?.group?.groupId === group.id ? lti.data.group : null
+  const courses = lti.data?.courses ?? []
   return (
     <div className="space-y-6">
       {group ? (
@@ -34,10 +41,14 @@ export function GroupPage() {
               </Link>
             </p>
           </Card>
+          {courseOfGroup && <GroupCourseCard info={courseOfGroup} />}
           <AddStudentsPanel groupDegree={group.carreraNombre || group.carrera} />
         </>
       ) : (
-        <LoadGroupCard />
+        <>
+          {courses.length > 0 && <CourseLoadCard courses={courses} />}
+          <LoadGroupCard />
+        </>
       )}
       <FinalizeCard hasGroup={!!group} />
       <HistoryCard />

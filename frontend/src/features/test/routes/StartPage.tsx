@@ -1,6 +1,6 @@
 import { LiveTranscriptionOption } from '@/features/transcripts/components/LiveTranscriptionOption'
 import { useEffect, useId, useState } from 'react'
-import { Link, useNavigate } from 'react-router-dom'
+import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
@@ -46,9 +46,16 @@ export function StartPage() {
   const overview = useOverview()
   const navigate = useNavigate()
   const qc = useQueryClient()
-  const [mode, setMode] = useState<Mode | null>(null)
-  const [area, setArea] = useState('')
-  const [difficulty, setDifficulty] = useState<Difficulty | ''>('')
+  // A link from a course (LTI deep linking) opens /test?modo=…&area=…&dificultad=…
+  // with its choice made; the student may still change it.
+  const [params] = useSearchParams()
+  const linked = params.get('modo')
+  const linkedDifficulty = params.get('dificultad')
+  const [mode, setMode] = useState<Mode | null>(linked === 'entrenamiento' || linked === 'simulacro' ? linked : null)
+  const [chosenArea, setArea] = useState(params.get('area') ?? '')
+  const [difficulty, setDifficulty] = useState<Difficulty | ''>(
+    linkedDifficulty === 'basico' || linkedDifficulty === 'intermedio' || linkedDifficulty === 'avanzado' ? linkedDifficulty : '',
+  )
   const [step, setStep] = useState<'choose' | 'check'>('choose')
   const [starting, setStarting] = useState(false)
   const ids = { mode: useId(), area: useId(), difficulty: useId(), method: useId(), timings: useId() }
@@ -57,6 +64,8 @@ export function StartPage() {
   // A failed refetch keeps the old data; it must not be offered any more.
   const o = noGroup ? undefined : overview.data
   const chosen: Mode = mode ?? o?.blueprint.defaultMode ?? 'entrenamiento'
+  // An area the degree's bank does not have (a stale link) means any.
+  const area = o?.areas.includes(chosenArea) ? chosenArea : ''
 
   useEffect(() => {
     if (noGroup) navigate(paths.carreras, { replace: true })

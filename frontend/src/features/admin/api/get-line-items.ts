@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { api } from '@/lib/api-client'
+import { ltiKeys, type LtiColumn } from './lti-types'
+
+export const getLineItems = () => api.get<{ items: LtiColumn[] }>('/api/admin/lti/line-items')
+
+export const lineItemsQueryOptions = () => queryOptions({ queryKey: ltiKeys.lineItems, queryFn: getLineItems })
+
+/** The columns of the active group's course; read only when asked for (enabled). */
+export function useLineItems(enabled: boolean) {
+  return useQuery({ ...lineItemsQueryOptions(), enabled })
+}
