@@ -2,7 +2,7 @@
 // (docs/product.md, "The group").
 import type { Page } from '@playwright/test'
 import { signIn, expectDialog, closeDialog, dialog } from './support/fixtures'
-import { test, expect, apiAs, ok, loadGroup } from './support/admin'
+import { test, expect, apiAs, ok, loadGroup, userIdOf } from './support/admin'
 import { recordDialogs } from './support/dialogs'
 
 function shownDialogs(page: Page): Promise<{ title: string; text: string }[]> {
@@ -53,7 +53,7 @@ test('a tutor removes a student after confirming; the student loses /test and th
   await studentPage.goto('/test')
   await expect(studentPage).toHaveURL(/\/auth\/carreras$/)
   // Their attempt stays with the group, for the tutor.
-  await page.goto(`/admin/estudiantes/${student.email}`)
+  await page.goto(`/admin/estudiantes/${await userIdOf(studentApi)}`)
   await expect(page.getByRole('table', { name: /Intentos de/ }).getByRole('row').nth(1)).toContainText('En curso')
 
   await studentPage.close()
