@@ -57,6 +57,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"TranscriptOver":    testTranscriptOver,
 		"RecordingsNoJob":   testRecordingsWithoutJob,
 		"Jobs":              testJobs,
+		"Counters":          testCounters,
+		"CountersRace":      testCountersConcurrent,
 	}
 	for name, fn := range tests {
 		t.Run(name, func(t *testing.T) {
