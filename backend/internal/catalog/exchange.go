@@ -142,9 +142,14 @@ func tooManyRows(max int) error {
 
 // ImportDemoBank loads the bundled demo cases once per installation, so a
 // fresh install can be used at once and tutors' later edits are kept.
+//
+// Several instances may start at once on an empty store: the check of the
+// marker, the cases and the marker itself are one transaction, so exactly
+// one of them loads the bank. The others' transactions conflict with it
+// (Firestore runs them again and they find the marker; PostgreSQL refuses
+// their first case as a duplicate title) and they load nothing.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
-	const key = "demo_bank_v1"
-	if _, err := s.store.GetMeta(ctx, key); err == nil {
+	if _, err := s.store.GetMeta(ctx, demoBankKey); err == nil {
 		return ImportResult{}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
@@ -153,22 +158,31 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
 	}
-	// Cases a tutor already has under the same title are left alone.
-	var keep []ExchangeCase
-	var keepLines []int
-	for i, r := range rows {
-		if _, err := s.store.GetCaseByTitle(ctx, "derecho", strings.Join(strings.Fields(r.Title), " ")); errors.Is(err, domain.ErrNotFound) {
-			keep, keepLines = append(keep, r), append(keepLines, lines[i])
+	res, err := s.importRowsOnce(ctx, rows, lines, demoBankKey)
+	if errors.Is(err, domain.ErrConflict) {
+		// Another instance was loading the bank at the same moment.
+		if _, merr := s.store.GetMeta(ctx, demoBankKey); merr == nil {
+			return ImportResult{}, nil
 		}
 	}
-	res, err := s.importRows(ctx, keep, keepLines)
 	if err != nil {
 		return res, fmt.Errorf("demo bank: %w", err)
 	}
-	return res, s.store.SetMeta(ctx, key, "1")
+	return res, nil
 }
 
+// demoBankKey is the meta key that marks the demo bank as loaded.
+const demoBankKey = "demo_bank_v1"
+
 func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {
+	return s.importRowsOnce(ctx, rows, lines, "")
+}
+
+// importRowsOnce imports rows; with a marker (a meta key) it does so only
+// when the marker is not set, in the same transaction as the import, which
+// also sets it, and it leaves cases with an existing title alone instead of
+// updating them.
+func (s *Service) importRowsOnce(ctx context.Context, rows []ExchangeCase, lines []int, marker string) (ImportResult, error) {
 	if len(rows) == 0 {
 		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
 	}
@@ -217,9 +231,18 @@ rows:
 	now := s.now().UTC()
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
+		if marker != "" {
+			if _, err := tx.GetMeta(ctx, marker); err == nil {
+				return nil // loaded already (by another instance)
+			} else if !errors.Is(err, domain.ErrNotFound) {
+				return err
+			}
+		}
 		for _, c := range cases {
 			cur, err := tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
 			switch {
+			case err == nil && marker != "":
+				// A tutor's case under the same title stays as it is.
 			case errors.Is(err, domain.ErrNotFound):
 				c.ID, c.CreatedAt, c.UpdatedAt = domain.NewID(), now, now
 				if err := tx.CreateCase(ctx, c); err != nil {
@@ -235,6 +258,9 @@ rows:
 				}
 				res.Updated++
 			}
+		}
+		if marker != "" {
+			return tx.SetMeta(ctx, marker, "1")
 		}
 		return nil
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"github.com/utpl/simulador/backend/internal/store/sqlstore"
 )
@@ -55,7 +56,15 @@ func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 		db.Close()
 		return nil, err
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, sub)
+	// Instances starting at once on an empty database (a deployment that
+	// scales out) take turns: goose holds a PostgreSQL advisory lock while
+	// it migrates, and the next one finds the schema up to date.
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithSessionLocker(locker))
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrations: %w", err)
