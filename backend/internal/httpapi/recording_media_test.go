@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -287,8 +288,10 @@ func TestBackgroundComposer(t *testing.T) {
 			store, names := ms.open(t)
 			withMedia(e, store)
 			ctx, cancel := context.WithCancel(context.Background())
+			var composers sync.WaitGroup
+			defer composers.Wait()
 			defer cancel()
-			e.exams.StartComposer(ctx)
+			e.exams.StartComposer(ctx, &composers)
 			base, key, whole := uploadTake(e, 35)
 			attemptID, _, _ := strings.Cut(key, "/")
 			if res := e.do(studentInGrp, http.MethodPost, base+"/complete", map[string]any{"chunks": 35, "durationMs": 70000}); res.Code != 200 {
