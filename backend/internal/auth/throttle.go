@@ -2,6 +2,8 @@ package auth
 
 import (
 	"context"
+	"hash/fnv"
+	"sync"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/store"
@@ -28,6 +30,19 @@ type Throttle struct {
 
 	counters store.Counters
 	now      func() time.Time
+	// stripes order this process's updates of one key (a key always maps
+	// to the same stripe), so a burst of attempts on one account reaches
+	// the store one at a time per instance instead of as many contending
+	// transactions (Firestore settles those slowly: a hot document takes
+	// about one write a second). They hold no state: the counts are in
+	// the store.
+	stripes [64]sync.Mutex
+}
+
+func (t *Throttle) stripe(key string) *sync.Mutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	return &t.stripes[h.Sum32()%uint32(len(t.stripes))]
 }
 
 // NewThrottle returns a throttle with the given number of free failures
@@ -66,7 +81,18 @@ func (t *Throttle) expiry(c store.Counter) time.Time {
 // not to be a failure is given back with Attempt.Cancel (or forgotten with
 // Reset).
 func (t *Throttle) Reserve(ctx context.Context, key string) (*Attempt, time.Duration, error) {
+	mu := t.stripe(key)
+	mu.Lock()
+	defer mu.Unlock()
 	now := t.clock()
+	// A key that must wait is refused on a plain read: a flood of attempts
+	// on a blocked account costs no transaction. (A wait that another
+	// instance ends meanwhile, by a success, refuses one attempt more.)
+	if c, err := t.counters.GetCounter(ctx, key, now); err != nil {
+		return nil, 0, err
+	} else if now.Before(c.Until) {
+		return nil, c.Until.Sub(now), nil
+	}
 	var wait time.Duration
 	c, err := t.counters.UpdateCounter(ctx, key, now, func(c store.Counter) store.Counter {
 		wait = 0 // fn may run again

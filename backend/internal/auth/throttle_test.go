@@ -145,6 +145,7 @@ func TestThrottleCancelGivesTheAttemptBack(t *testing.T) {
 func TestThrottleReservesAtomically(t *testing.T) {
 	th, st, _ := newTestThrottle(t, 5, time.Minute)
 	other := NewThrottle(st, 5, time.Minute)
+	other.now = th.now
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	through := 0
