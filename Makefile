@@ -94,10 +94,13 @@ chromium:
 gcs-test-server:
 	go build -o bin/gcs-test-server ./backend/cmd/gcs-test-server
 
+# The cluster spec needs PostgreSQL and the Firestore emulator: Playwright
+# runs under the scripts that start them (each shape is skipped, with a
+# warning, when its server is missing).
 .PHONY: e2e
-e2e: build chromium gcs-test-server ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage)
+e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
-	cd frontend && npx --yes playwright test
+	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
 # BENCH_UPLOAD_DURATION=10m for the full budget run (see backend/cmd/upload-bench).
