@@ -29,6 +29,10 @@ type Config struct {
 
 	CookieSecure string // always (default: Secure, __Host- prefixed session cookie) or never (plain HTTP off loopback)
 	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
+	// FirebaseHosting: the server is reached through Firebase Hosting's
+	// rewrites, which forward one cookie only, named __session: the
+	// session (and the Microsoft sign-in's nonce) travel in it.
+	FirebaseHosting bool
 	SessionIdle  time.Duration
 	SessionMax   time.Duration
 
@@ -154,6 +158,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		bad("COOKIE_SECURE", c.CookieSecure, "expected always (the default) or never; auto was removed, leave the variable unset")
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
+	c.FirebaseHosting = boolean(get, bad, "FIREBASE_HOSTING")
 	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")
 	retention := get("RECORDING_RETENTION_DAYS", "0")
 	if days, err := strconv.Atoi(retention); err != nil || days < 0 || days > 3650 {

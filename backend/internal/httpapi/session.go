@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -23,7 +24,21 @@ const (
 	plainNonceCookie    = "simulador_ms_nonce"
 )
 
+// Behind Firebase Hosting only a cookie named __session reaches the
+// server (Hosting drops every other one), so with FIREBASE_HOSTING=true the
+// session is kept in it, Secure, HttpOnly, host-only and Path=/ as the
+// __Host- prefix would demand, and the Microsoft sign-in's nonce travels in
+// it too, marked with nonceMark, until the sign-in replaces it with a
+// session.
+const (
+	firebaseCookie = "__session"
+	nonceMark      = "nonce."
+)
+
 func (a *api) sessionCookie() string {
+	if a.cfg.FirebaseHosting {
+		return firebaseCookie
+	}
 	if a.secureCookies() {
 		return secureSessionCookie
 	}
@@ -31,6 +46,9 @@ func (a *api) sessionCookie() string {
 }
 
 func (a *api) nonceCookie() string {
+	if a.cfg.FirebaseHosting {
+		return firebaseCookie
+	}
 	if a.secureCookies() {
 		return secureNonceCookie
 	}
@@ -42,8 +60,8 @@ func (a *api) nonceCookie() string {
 func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(a.sessionCookie())
-		if err != nil || ck.Value == "" {
-			return next(c)
+		if err != nil || ck.Value == "" || a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, nonceMark) {
+			return next(c) // no session (a nonce is not one)
 		}
 		u, err := a.auth.Sessions().Resolve(c.Request().Context(), ck.Value)
 		switch {
