@@ -33,8 +33,8 @@ type Config struct {
 	// rewrites, which forward one cookie only, named __session: the
 	// session (and the Microsoft sign-in's nonce) travel in it.
 	FirebaseHosting bool
-	SessionIdle  time.Duration
-	SessionMax   time.Duration
+	SessionIdle     time.Duration
+	SessionMax      time.Duration
 
 	// AllowShortTimings lets tutors set phases of a few seconds (demos, tests).
 	AllowShortTimings bool
