@@ -340,3 +340,23 @@ func isURL(v string, schemes ...string) bool {
 	}
 	return oneOf(u.Scheme, schemes...)
 }
+
+// Variables lists the environment variables Load reads, in the order it
+// reads them (the README's configuration table documents each one; a test
+// of the deployment files checks that both lists agree).
+func Variables() []string {
+	var names []string
+	seen := map[string]bool{}
+	_, _ = Load(func(key string) (string, bool) {
+		if !seen[key] {
+			seen[key] = true
+			names = append(names, key)
+		}
+		return "", false
+	})
+	return names
+}
+
+// OtherVariables are read from the environment by something other than
+// Load: the Google Cloud client libraries (emulators) and the Go runtime.
+var OtherVariables = []string{"FIRESTORE_EMULATOR_HOST", "STORAGE_EMULATOR_HOST", "GOMEMLIMIT"}
