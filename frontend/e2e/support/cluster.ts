@@ -74,6 +74,7 @@ async function storeEnv(store: ClusterStore): Promise<Record<string, string>> {
 const chunkPut = /^\/api\/attempts\/[^/]+\/recordings\/[^/]+\/chunks\/\d+$/
 
 export async function startCluster(store: ClusterStore, extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  const storeVars = await storeEnv(store) // first: nothing to clean up when it fails
   const gcs = await startGcs()
   const dataDir = mkdtempSync(join(tmpdir(), 'simulador-cluster-'))
   const shared: Record<string, string> = {
@@ -84,7 +85,7 @@ export async function startCluster(store: ClusterStore, extraEnv: Record<string,
     MEDIA_BUCKET: gcs.bucket,
     STORAGE_EMULATOR_HOST: gcs.host,
     ALLOW_SHORT_TIMINGS: 'true',
-    ...(await storeEnv(store)),
+    ...storeVars,
     ...extraEnv,
   }
   const outputs = ['', '']
