@@ -1,6 +1,8 @@
-# Multi-stage build of the single server binary with the frontend embedded.
-# Cloud Run sets PORT; data goes to DATA_DIR (mount a volume) or PostgreSQL
-# (DATABASE_URL) for several instances.
+# Multi-stage build of the single server binary with the frontend embedded,
+# built with make build's command (backend/internal/deploy checks it). Cloud
+# Run sets PORT; several instances share Firestore or PostgreSQL
+# (DATABASE_URL) and a bucket (MEDIA_BUCKET); DATA_DIR (a volume) suits one
+# instance. README, "Deploy to Firebase Hosting and Cloud Run".
 
 FROM node:20-bookworm-slim AS web
 WORKDIR /src

@@ -29,8 +29,10 @@ $(WEBUI_DIST)/index.html: node_modules/.package-lock.json $(WEB_FILES)
 .PHONY: web
 web: $(WEBUI_DIST)/index.html ## Build the frontend into the Go embed directory
 
+# The Dockerfile builds the server with the same command (a test in
+# backend/internal/deploy compares them): static, no cgo, stripped.
 $(BIN): $(WEBUI_DIST)/index.html $(GO_FILES)
-	go build -trimpath -o $(BIN) ./backend/cmd/simulador
+	CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o $(BIN) ./backend/cmd/simulador
 
 .PHONY: build
 build: $(BIN) ## Build bin/simulador, one binary with the frontend embedded
@@ -61,7 +63,21 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 	SIMULADOR_API_URL=http://$(DEV_API_ADDR) npm --workspace frontend run dev -- --host $(DEV_HOST) --port $(DEV_PORT) --strictPort
 
 .PHONY: test
-test: lint test-go test-web size e2e ## Run every test: Go, frontend unit, bundle budget, end-to-end in Chromium
+test: lint check-deploy test-go test-web size e2e ## Run every test: deployment files, Go, frontend unit, bundle budget, end-to-end in Chromium
+
+# The deployment files, checked without a cloud account: firebase.json is
+# what the server's route table and security headers make it (rewrites
+# cover every route, /lti too), it names the Firestore rules and indexes the
+# emulator tests load, the Dockerfile builds as make build does and runs as
+# non-root on PORT, and README's variables are the configuration's.
+.PHONY: check-deploy
+check-deploy: ## Check firebase.json, the Dockerfile and README's variables against the server (no cloud account needed)
+	go run ./backend/cmd/firebase-config -check
+	go test -count=1 ./backend/internal/deploy/
+
+.PHONY: firebase-config
+firebase-config: ## Write firebase.json from the route table and the security headers (INTRO_VIDEO_URL, MS_AUTHORITY change the CSP)
+	go run ./backend/cmd/firebase-config
 
 .PHONY: test-go
 test-go: postgres ## Go unit, store contract (SQLite, PostgreSQL, Firestore emulator) and API tests
@@ -94,16 +110,21 @@ chromium:
 gcs-test-server:
 	go build -o bin/gcs-test-server ./backend/cmd/gcs-test-server
 
+# The cluster spec needs PostgreSQL and the Firestore emulator: Playwright
+# runs under the scripts that start them (each shape is skipped, with a
+# warning, when its server is missing).
 .PHONY: e2e
-e2e: build chromium gcs-test-server ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage)
+e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
-	cd frontend && npx --yes playwright test
+	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
 # BENCH_UPLOAD_DURATION=10m for the full budget run (see backend/cmd/upload-bench).
 # BENCH_UPLOAD_MEDIA picks where the server keeps recordings: directory
 # (DATA_DIR/media) or bucket (fake Cloud Storage, bin/gcs-test-server).
+# The third run (-cluster) puts two servers on one PostgreSQL database and
+# the fake bucket behind a round-robin proxy, as Cloud Run runs instances.
 BENCH_UPLOAD_DURATION ?= 1m
 BENCH_UPLOAD_MEDIA ?= directory
 # The server's data goes under .bench, not /tmp: on ext4, creating a file in a
@@ -112,13 +133,14 @@ BENCH_UPLOAD_MEDIA ?= directory
 UPLOAD_BENCH = go run ./backend/cmd/upload-bench -bin $(BIN) -gcs-bin bin/gcs-test-server -duration $(BENCH_UPLOAD_DURATION) -tmp .bench
 
 .PHONY: bench
-bench: build chromium gcs-test-server ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory and in a bucket (BENCH_UPLOAD_DURATION=10m for the full run)
+bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
 	@mkdir -p .bench
 	set -o pipefail; go test -run '^$$' -bench . -benchmem ./... | tee .bench/go-bench.txt
 	scripts/bench-budgets.sh .bench/go-bench.txt
 	scripts/lighthouse.sh
 	$(UPLOAD_BENCH) -media directory -out .bench/upload-directory-$(BENCH_UPLOAD_DURATION).json
 	$(UPLOAD_BENCH) -media bucket -out .bench/upload-bucket-$(BENCH_UPLOAD_DURATION).json
+	scripts/with-postgres.sh $(UPLOAD_BENCH) -cluster -out .bench/upload-cluster-$(BENCH_UPLOAD_DURATION).json
 
 .PHONY: bench-upload
 bench-upload: build gcs-test-server ## Only the upload load benchmark (200 recorders; BENCH_UPLOAD_DURATION, default 1m; BENCH_UPLOAD_MEDIA=bucket)

@@ -18,7 +18,10 @@ export const chromiumArgs = [
   '--ignore-certificate-errors',
 ]
 
-export default defineConfig<object, WorkerOptions>({
+// The cluster spec runs only in its own projects (one per store shape).
+const clusterSpec = /cluster\.spec\.ts$/
+
+export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' | 'firestore' }>({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 60_000,
@@ -39,10 +42,16 @@ export default defineConfig<object, WorkerOptions>({
   },
   projects: [
     // Every spec, with recordings in DATA_DIR/media (the default).
-    { name: 'directory', use: { mediaStore: 'directory' } },
+    { name: 'directory', use: { mediaStore: 'directory' }, testIgnore: clusterSpec },
     // The specs where a recording must survive reloads, a lost connection
     // and a crash of the server, again with recordings in a Cloud Storage
     // bucket (bin/gcs-test-server): MEDIA_BUCKET and STORAGE_EMULATOR_HOST.
     { name: 'bucket', use: { mediaStore: 'bucket' }, testMatch: /simulator-(reload|offline|restart)\.spec\.ts$/ },
+    // Two instances on one store and one bucket behind a round-robin
+    // proxy, in the two production shapes: PostgreSQL, and the Firestore
+    // emulator, each with fake Cloud Storage (e2e/support/cluster.ts). A
+    // shape whose server is missing is skipped with a warning.
+    { name: 'cluster-postgres', use: { clusterStore: 'postgres' }, testMatch: clusterSpec },
+    { name: 'cluster-firestore', use: { clusterStore: 'firestore' }, testMatch: clusterSpec },
   ],
 })

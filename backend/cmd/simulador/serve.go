@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/config"
@@ -57,18 +58,24 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
 	}
 
-	go a.sweepSessions(ctx)
-	a.exams.StartComposer(ctx)
-	go a.sweepMedia(ctx)
+	// Background work runs until the server stops (bg ends), and the
+	// shutdown waits for it: the transcription worker gives back the job
+	// it holds, a compose under way stops and is left to the sweep.
+	bg, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	var background sync.WaitGroup
+	background.Go(func() { a.sweepExpired(bg) })
+	a.exams.StartComposer(bg, &background)
+	background.Go(func() { a.sweepMedia(bg) })
 	if a.cfg.RecordingRetention > 0 {
-		go a.sweepRecordings(ctx)
+		background.Go(func() { a.sweepRecordings(bg) })
 	}
 	if a.transcriber != nil {
-		go a.transcriber.Run(ctx)
+		background.Go(func() { a.transcriber.Run(bg) })
 	}
 	// Simulacro grades to the courses' gradebooks, and the sweep of
 	// expired LTI login states and codes.
-	go a.lti.Run(ctx)
+	background.Go(func() { a.lti.Run(bg) })
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
 		"microsoft", a.cfg.Microsoft.Enabled(), "tutorsRequireMicrosoft", a.cfg.TutorsRequireMicrosoft, "mail", a.cfg.Mail.Enabled(),
 		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
@@ -84,18 +91,55 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	select {
 	case err := <-errc:
+		stopBackground()
+		background.Wait()
 		return err
 	case <-ctx.Done():
 	}
-	a.log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	return shutdown(a, srv, errc, stopBackground, &background)
+}
+
+// Cloud Run gives an instance 10 seconds between SIGTERM and SIGKILL. The
+// shutdown fits in shutdownGrace: requestGrace for the requests under way
+// (a chunk upload takes well under a second), the rest for the
+// background work to let go of what it holds.
+var (
+	shutdownGrace = 9 * time.Second
+	requestGrace  = 7 * time.Second
+)
+
+// shutdown stops the server in order: no new connections; the requests
+// under way (chunk uploads, their transactions) finish and are answered;
+// background work stops, and the transcription job being worked on goes
+// back to pending for another instance; then the store closes (deferred
+// by serve). A chunk acknowledged before the signal is already durable;
+// one being uploaded is acknowledged or refused, never half stored.
+func shutdown(a *app, srv *http.Server, errc <-chan error, stopBackground func(), background *sync.WaitGroup) error {
+	started := time.Now()
+	a.log.Info("shutting down: finishing requests under way")
+	// Background work stops at once and in parallel with the requests:
+	// what it holds is released while the requests finish.
+	stopBackground()
+	reqCtx, cancel := context.WithTimeout(context.Background(), requestGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shutdown: %w", err)
+	err := srv.Shutdown(reqCtx)
+	if err != nil {
+		// Requests still running after the grace are cut: their clients
+		// get no answer and retry (an unacknowledged chunk is sent again).
+		a.log.Warn("shutdown: requests still running were cut", "err", err)
+		_ = srv.Close()
 	}
-	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	done := make(chan struct{})
+	go func() { background.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(time.Until(started.Add(shutdownGrace))):
+		a.log.Warn("shutdown: background work did not stop in time")
 	}
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) {
+		return serr
+	}
+	a.log.Info("stopped", "after", time.Since(started).Round(time.Millisecond))
 	return nil
 }
 
@@ -132,7 +176,9 @@ func storeEnv(cfg config.Config) string {
 	return "DATA_DIR=" + cfg.DataDir
 }
 
-func (a *app) sweepSessions(ctx context.Context) {
+// sweepExpired deletes expired sessions and sign-in throttle counters
+// every 10 minutes. Every instance sweeps: the deletions are idempotent.
+func (a *app) sweepExpired(ctx context.Context) {
 	t := time.NewTicker(10 * time.Minute)
 	defer t.Stop()
 	for {
@@ -149,6 +195,11 @@ func (a *app) sweepSessions(ctx context.Context) {
 				a.log.Warn("token and rate-limit sweep failed", "err", err)
 			} else if n > 0 {
 				a.log.Debug("expired tokens and rate-limit counters removed", "count", n)
+			}
+			if n, err := a.store.DeleteExpiredCounters(ctx, time.Now()); err != nil {
+				a.log.Warn("sign-in counter sweep failed", "err", err)
+			} else if n > 0 {
+				a.log.Debug("expired sign-in counters removed", "count", n)
 			}
 		}
 	}

@@ -26,6 +26,15 @@
 //
 //	go run ./backend/cmd/upload-bench -duration 1m -out .bench/upload.json
 //	go run ./backend/cmd/upload-bench -duration 1m -media bucket -gcs-bin bin/gcs-test-server
+//
+// With -cluster it starts two servers on one PostgreSQL database (a new
+// one on the server TEST_DATABASE_URL names: make bench runs it under
+// scripts/with-postgres.sh) and one fake bucket, behind a round-robin
+// proxy in this process, as Cloud Run runs several instances: consecutive
+// requests alternate between the two. Memory and CPU are the two servers'
+// sums; the budget is the bucket's.
+//
+//	scripts/with-postgres.sh go run ./backend/cmd/upload-bench -cluster -duration 1m
 package main
 
 import (
@@ -99,6 +108,7 @@ type options struct {
 	setupWorker int
 	media       string
 	gcsBin      string
+	cluster     bool
 }
 
 func main() {
@@ -122,7 +132,16 @@ func main() {
 	flag.StringVar(&o.media, "media", mediaDirectory, "where the child server keeps recordings: directory (DATA_DIR/media) or bucket "+
 		"(a bucket of -gcs-bin, fake Cloud Storage)")
 	flag.StringVar(&o.gcsBin, "gcs-bin", "bin/gcs-test-server", "with -media bucket: the fake Cloud Storage server binary")
+	flag.BoolVar(&o.cluster, "cluster", false, "two servers on one PostgreSQL database (a new one on TEST_DATABASE_URL's server) and one fake bucket, "+
+		"behind a round-robin proxy (implies -media bucket)")
 	flag.Parse()
+	if o.cluster {
+		o.media = mediaBucket
+		if o.url != "" || os.Getenv("TEST_DATABASE_URL") == "" {
+			fmt.Fprintln(os.Stderr, "upload-bench: -cluster starts its own servers on the PostgreSQL server TEST_DATABASE_URL names (run it under scripts/with-postgres.sh), so no -url")
+			os.Exit(2)
+		}
+	}
 	if o.media != mediaDirectory && o.media != mediaBucket {
 		fmt.Fprintln(os.Stderr, "upload-bench: -media must be directory or bucket")
 		os.Exit(2)
@@ -160,7 +179,8 @@ type summary struct {
 	Interval    string    `json:"interval"`
 	ChunkBytes  int       `json:"chunkBytes"`
 	Target      string    `json:"target"`
-	Media       string    `json:"media"` // directory or bucket (of the child server)
+	Media       string    `json:"media"`             // directory or bucket (of the child server)
+	Cluster     bool      `json:"cluster,omitempty"` // two servers on PostgreSQL behind a round-robin proxy
 	GoVersion   string    `json:"goVersion"`
 	CPUs        int       `json:"cpus"`
 	SetupSecs   float64   `json:"setupSeconds"`
@@ -205,6 +225,7 @@ type summary struct {
 	CPUPressurePct float64  `json:"cpuPressureSomePercent"`
 	IOPressurePct  float64  `json:"ioPressureSomePercent"`
 	DataDirMiB     float64  `json:"dataDirMiB,omitempty"`
+	ProxyServed    []int64  `json:"proxyServed,omitempty"` // -cluster: requests sent to each server
 	Checks         []check  `json:"checks"`
 	Pass           bool     `json:"pass"`
 	SamplesEach    string   `json:"samplesEvery"`
@@ -237,7 +258,7 @@ func run(ctx context.Context, o options) (*summary, error) {
 		defer pprof.StopCPUProfile()
 	}
 	sum := &summary{Started: time.Now().UTC(), Students: o.students, Duration: o.duration.String(), Interval: o.interval.String(),
-		ChunkBytes: o.chunkBytes, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), SamplesEach: "1s", Media: o.media}
+		ChunkBytes: o.chunkBytes, GoVersion: runtime.Version(), CPUs: runtime.NumCPU(), SamplesEach: "1s", Media: o.media, Cluster: o.cluster}
 	if o.url != "" {
 		sum.Media = "of the running server"
 	}
@@ -245,6 +266,8 @@ func run(ctx context.Context, o options) (*summary, error) {
 	setupStart := time.Now()
 
 	base, pid, dataDir := o.url, o.pid, o.dataDir
+	pids := []int{o.pid}
+	var prox *roundRobin
 	if base == "" {
 		if o.tmp != "" {
 			if err := os.MkdirAll(o.tmp, 0o755); err != nil {
@@ -275,13 +298,41 @@ func run(ctx context.Context, o options) (*summary, error) {
 			defer gcs.stop()
 			env = append(env, "MEDIA_BUCKET="+gcs.bucket, "STORAGE_EMULATOR_HOST="+gcs.host)
 		}
+		if o.cluster {
+			dbURL, drop, err := freshDatabase(ctx, os.Getenv("TEST_DATABASE_URL"))
+			if err != nil {
+				return nil, err
+			}
+			defer drop()
+			env = append(env, "DATABASE_URL="+dbURL)
+			cliEnv = append(cliEnv, "DATABASE_URL="+dbURL)
+		}
 		srv, err := startServer(ctx, o, dir, env...)
 		if err != nil {
 			return nil, err
 		}
 		defer srv.stop()
 		base, pid = srv.url, srv.cmd.Process.Pid
-		sum.RSSFreshMiB = rssMiB(pid)
+		pids = []int{pid}
+		if o.cluster {
+			second := filepath.Join(dir, "second")
+			if err := os.MkdirAll(second, 0o755); err != nil {
+				return nil, err
+			}
+			srv2, err := startServer(ctx, o, second, env...)
+			if err != nil {
+				return nil, err
+			}
+			defer srv2.stop()
+			pids = append(pids, srv2.cmd.Process.Pid)
+			proxy, err := startProxy(srv.url, srv2.url)
+			if err != nil {
+				return nil, err
+			}
+			defer proxy.Close()
+			base, prox = proxy.url, proxy
+		}
+		sum.RSSFreshMiB = rssOf(pids)
 	}
 	base = strings.TrimRight(base, "/")
 	sum.Target = base
@@ -293,7 +344,7 @@ func run(ctx context.Context, o options) (*summary, error) {
 	sum.SetupSecs = time.Since(setupStart).Seconds()
 	logf("setup done in %.0fs: %d students signed in, one attempt and one recording each", sum.SetupSecs, len(s.students))
 
-	mon := newMonitor(pid)
+	mon := newMonitor(pids)
 	mon.start(ctx)
 	stopPerf := func() {}
 	if o.perf != "" {
@@ -302,6 +353,9 @@ func run(ctx context.Context, o options) (*summary, error) {
 		}
 	}
 	origin := upload(ctx, o, base, s, sum, mon)
+	if prox != nil {
+		sum.ProxyServed = prox.served()
+	}
 	stopPerf()
 	mon.stopAndSummarize(sum, origin)
 	sum.LoadEnd = loadAvg()
@@ -577,10 +631,13 @@ func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, 
 	return &setupResult{students: students}, nil
 }
 
+// cliEnv is added to the CLI's environment (-cluster: the database).
+var cliEnv []string
+
 func createUser(ctx context.Context, bin, dataDir, email, role string) error {
 	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--role", role)
 	cmd.Stdin = strings.NewReader(password + "\n") // never on the command line
-	cmd.Env = append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn")
+	cmd.Env = append(append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn"), cliEnv...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("users create %s: %w: %s", email, err, out)
@@ -893,7 +950,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // monitor samples the server's RSS and the load average every second.
 type monitor struct {
-	pid     int
+	pids    []int // the servers (two with -cluster): memory and CPU are their sums
 	mu      sync.Mutex
 	samples []timedSample
 	last    float64
@@ -907,8 +964,8 @@ type timedSample struct {
 	l1  float64
 }
 
-func newMonitor(pid int) *monitor {
-	return &monitor{pid: pid, stopc: make(chan struct{}), done: make(chan struct{})}
+func newMonitor(pids []int) *monitor {
+	return &monitor{pids: pids, stopc: make(chan struct{}), done: make(chan struct{})}
 }
 
 func (m *monitor) start(ctx context.Context) {
@@ -931,7 +988,7 @@ func (m *monitor) start(ctx context.Context) {
 }
 
 func (m *monitor) take() {
-	rss := rssMiB(m.pid)
+	rss := rssOf(m.pids)
 	l := loadAvg()[0]
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -956,7 +1013,7 @@ func (m *monitor) stopAndSummarize(sum *summary, origin time.Time) {
 	m.take()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	sum.RSSMeasured = m.pid > 0 && len(m.samples) > 0 && m.samples[0].rss > 0
+	sum.RSSMeasured = m.pids[0] > 0 && len(m.samples) > 0 && m.samples[0].rss > 0
 	low := -1.0
 	var total float64
 	for _, s := range m.samples {
@@ -973,6 +1030,15 @@ func (m *monitor) stopAndSummarize(sum *summary, origin time.Time) {
 	}
 	sum.RSSAfterSetupMiB, sum.RSSEndMiB = m.samples[0].rss, m.last
 	sum.LoadMean1 = total / float64(len(m.samples))
+}
+
+// rssOf is the summed VmRSS of pids.
+func rssOf(pids []int) float64 {
+	var total float64
+	for _, pid := range pids {
+		total += rssMiB(pid)
+	}
+	return total
 }
 
 // rssMiB reads VmRSS of pid from /proc; 0 when unknown.
@@ -995,12 +1061,24 @@ func rssMiB(pid int) float64 {
 	return 0
 }
 
-// serverCPU returns the server's user+system CPU seconds; -1 when unknown.
+// serverCPU returns the servers' user+system CPU seconds; -1 when unknown.
 func (m *monitor) serverCPU() float64 {
-	if m.pid <= 0 {
+	total := 0.0
+	for _, pid := range m.pids {
+		c := processCPU(pid)
+		if c < 0 {
+			return -1
+		}
+		total += c
+	}
+	return total
+}
+
+func processCPU(pid int) float64 {
+	if pid <= 0 {
 		return -1
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", m.pid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return -1
 	}
@@ -1088,6 +1166,9 @@ func judge(sum *summary) {
 func printSummary(w io.Writer, s *summary) {
 	fmt.Fprintf(w, "\nupload-bench: %d recordings × %s, a %d-byte chunk every %s each, against %s (media store: %s)\n",
 		s.Students, s.Duration, s.ChunkBytes, s.Interval, s.Target, s.Media)
+	if s.Cluster {
+		fmt.Fprintf(w, "  cluster      two servers on one PostgreSQL database and one bucket, round-robin: %v requests each (memory and CPU: their sums)\n", s.ProxyServed)
+	}
 	fmt.Fprintf(w, "  chunks       %d sent, %d acknowledged of %d planned; %d errors; %d/%d recordings completed\n",
 		s.ChunksSent, s.ChunksOK, s.ChunksPlan, s.Errors, s.Completed, s.Students)
 	for _, e := range s.ErrorSample {

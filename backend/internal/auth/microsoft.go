@@ -66,6 +66,12 @@ type MicrosoftVerifier struct {
 	client *http.Client
 	log    *slog.Logger
 
+	// verifier caches, per process, the tenant's discovery document and
+	// (inside go-oidc's key set) its signing keys. A stale copy is
+	// harmless: a token signed with a key the cache does not know makes
+	// go-oidc fetch the keys again, and the discovery document names
+	// endpoints that do not change. Nothing here depends on another
+	// instance.
 	mu       sync.Mutex
 	verifier *oidc.IDTokenVerifier
 }

@@ -94,8 +94,8 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 	return &Service{
 		store:     s,
 		sessions:  sessions,
-		accounts:  NewThrottle(5, 15*time.Minute),
-		addresses: NewThrottle(20, 15*time.Minute),
+		accounts:  NewThrottle(s, 5, 15*time.Minute),
+		addresses: NewThrottle(s, 20, 15*time.Minute),
 		microsoft: microsoft,
 		now:       time.Now,
 		hashing:   make(chan struct{}, maxHashing()),
@@ -106,7 +106,9 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 
 // maxHashing bounds concurrent argon2id computations: one per core (at
 // least two, at most eight); more would only queue for the CPU while each
-// held its 19 MiB.
+// held its 19 MiB. The bound is per process on purpose: it guards this
+// instance's CPU and memory, unlike the throttles, whose counts the store
+// shares between instances.
 func maxHashing() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 
 // Sessions returns the session manager.
@@ -125,29 +127,36 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
 	}
 	// Both attempts are counted before the (slow) password check, so a burst
-	// of parallel guesses gets no more checks than sequential ones would.
-	account, wait := s.accounts.Reserve("mail:" + email)
-	if wait > 0 {
-		s.throttled(ctx, email, "account", wait)
-		return domain.User{}, tooMany(wait)
+	// of parallel guesses gets no more checks than sequential ones would,
+	// on one instance or spread over several (the counts are in the store).
+	account, wait, err := s.accounts.Reserve(ctx, "mail:"+email)
+	if err != nil || wait > 0 {
+		if wait > 0 {
+			s.throttled(ctx, email, "account", wait)
+		}
+		return domain.User{}, throttleAnswer(ctx, wait, err)
 	}
-	address, wait := s.addresses.Reserve("ip:" + ip)
-	if wait > 0 {
-		account.Cancel()
-		s.throttled(ctx, email, "address", wait)
-		return domain.User{}, tooMany(wait)
+	address, wait, err := s.addresses.Reserve(ctx, "ip:"+ip)
+	if err != nil || wait > 0 {
+		_ = account.Cancel(ctx)
+		if wait > 0 {
+			s.throttled(ctx, email, "address", wait)
+		}
+		return domain.User{}, throttleAnswer(ctx, wait, err)
 	}
 	failed := false
 	defer func() {
+		var errs []error
 		switch {
 		case failed:
 			// Both attempts stay counted.
 		case err == nil:
-			s.accounts.Reset("mail:" + email)
-			address.Cancel()
+			errs = append(errs, s.accounts.Reset(ctx, "mail:"+email), address.Cancel(ctx))
 		default: // not the caller's fault (store, shutdown): nothing is counted
-			account.Cancel()
-			address.Cancel()
+			errs = append(errs, account.Cancel(ctx), address.Cancel(ctx))
+		}
+		if e := errors.Join(errs...); e != nil {
+			slog.WarnContext(ctx, "sign-in attempt could not be given back to the throttle", "err", e)
 		}
 	}()
 	fail := func() (domain.User, error) {
@@ -182,6 +191,9 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		}
 	}
 	ok, err := s.verify(hash, password)
+	// One line per argon2id check, at debug level: how the cluster test
+	// counts the checks a burst of sign-ins costs across instances.
+	slog.DebugContext(ctx, "password checked")
 	if err != nil {
 		return domain.User{}, fmt.Errorf("verify password of %q: %w", u.ID, err)
 	}
@@ -255,6 +267,18 @@ func (s *Service) hashingSlot(ctx context.Context) (release func(), err error) {
 func busy(cause error) error {
 	return fmt.Errorf("%w (%w)", &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeServerBusy,
 		Message: "El servidor está ocupado. Intente de nuevo en un momento.", Details: map[string]int{"retryAfterSeconds": 5}}, cause)
+}
+
+// throttleAnswer is the answer to an attempt the throttle refused (wait)
+// or could not count (err: the store failed, or the request ended).
+func throttleAnswer(ctx context.Context, wait time.Duration, err error) error {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return busy(ctx.Err())
+	case err != nil:
+		return fmt.Errorf("sign-in throttle: %w", err)
+	}
+	return tooMany(wait)
 }
 
 func tooMany(wait time.Duration) error {

@@ -1,14 +1,22 @@
 package auth
 
 import (
+	"context"
+	"hash/fnv"
 	"sync"
 	"time"
+
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
 // Throttle slows down repeated failed sign-ins per key (an account or a
 // client address): after Free failures within Window, each further attempt
-// must wait a delay that doubles with every failure, up to MaxDelay. State is
-// per process; a multi-instance deployment gets a per-instance limit.
+// must wait a delay that doubles with every failure, up to MaxDelay.
+//
+// The counts live in the store (store.Counters), not in this process, so
+// every instance of the server enforces one limit: attempts spread over
+// several instances by a load balancer count together. This type is the
+// policy; the store only keeps the counts and serialises their updates.
 //
 // An attempt is counted when it is let through (Reserve), not when its
 // password has been found wrong: checking a password takes a while, and
@@ -19,130 +27,139 @@ type Throttle struct {
 	Window   time.Duration
 	BaseWait time.Duration
 	MaxDelay time.Duration
-	MaxKeys  int
 
-	now func() time.Time
-	mu  sync.Mutex
-	m   map[string]*failures
+	counters store.Counters
+	now      func() time.Time
+	// stripes order this process's updates of one key (a key always maps
+	// to the same stripe), so a burst of attempts on one account reaches
+	// the store one at a time per instance instead of as many contending
+	// transactions (Firestore settles those slowly: a hot document takes
+	// about one write a second). They hold no state: the counts are in
+	// the store.
+	stripes [64]sync.Mutex
 }
 
-type failures struct {
-	count int // attempts let through in this window, minus those given back
-	first time.Time
-	until time.Time
+func (t *Throttle) stripe(key string) *sync.Mutex {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(key))
+	return &t.stripes[h.Sum32()%uint32(len(t.stripes))]
 }
 
-// NewThrottle returns a throttle with the given number of free failures.
-func NewThrottle(free int, window time.Duration) *Throttle {
+// NewThrottle returns a throttle with the given number of free failures
+// whose counts are kept in counters.
+func NewThrottle(counters store.Counters, free int, window time.Duration) *Throttle {
 	return &Throttle{Free: free, Window: window, BaseWait: 30 * time.Second, MaxDelay: 15 * time.Minute,
-		MaxKeys: 100_000, now: time.Now, m: map[string]*failures{}}
+		counters: counters, now: time.Now}
 }
 
 // Attempt is an attempt counted by Reserve; nil for a refused one.
 type Attempt struct {
-	t        *Throttle
-	key      string
-	f        *failures
-	canceled bool // guarded by t.mu
+	t     *Throttle
+	key   string
+	start time.Time // the window it was counted in
+	done  bool
+}
+
+// clock is the current time as the store keeps it (milliseconds).
+func (t *Throttle) clock() time.Time { return t.now().UTC().Truncate(time.Millisecond) }
+
+// expiry is when a counter may be forgotten: just after both its window
+// and its wait are over (the store forgets it at ExpiresAt; the policy
+// keeps it through the last instant of either).
+func (t *Throttle) expiry(c store.Counter) time.Time {
+	end := c.Start.Add(t.Window)
+	if c.Until.After(end) {
+		end = c.Until
+	}
+	return end.Add(time.Millisecond)
 }
 
 // Reserve lets an attempt for key through and counts it as a failure at
 // once, or refuses it and returns how long key must still wait. The check
-// and the count happen under one lock, so concurrent attempts cannot
-// overtake each other. An attempt that turns out not to be a failure is
-// given back with Attempt.Cancel (or forgotten with Reset).
-func (t *Throttle) Reserve(key string) (*Attempt, time.Duration) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	now := t.now()
-	f, ok := t.m[key]
-	if ok && t.expired(f, now) {
-		delete(t.m, key)
-		ok = false
+// and the count are one atomic update in the store, so concurrent attempts
+// (on any instance) cannot overtake each other. An attempt that turns out
+// not to be a failure is given back with Attempt.Cancel (or forgotten with
+// Reset).
+func (t *Throttle) Reserve(ctx context.Context, key string) (*Attempt, time.Duration, error) {
+	mu := t.stripe(key)
+	mu.Lock()
+	defer mu.Unlock()
+	now := t.clock()
+	// A key that must wait is refused on a plain read: a flood of attempts
+	// on a blocked account costs no transaction. (A wait that another
+	// instance ends meanwhile, by a success, refuses one attempt more.)
+	if c, err := t.counters.GetCounter(ctx, key, now); err != nil {
+		return nil, 0, err
+	} else if now.Before(c.Until) {
+		return nil, c.Until.Sub(now), nil
 	}
-	if ok && now.Before(f.until) {
-		return nil, f.until.Sub(now)
-	}
-	if !ok {
-		if len(t.m) >= t.MaxKeys {
-			t.sweep(now)
+	var wait time.Duration
+	c, err := t.counters.UpdateCounter(ctx, key, now, func(c store.Counter) store.Counter {
+		wait = 0 // fn may run again
+		if now.Before(c.Until) {
+			wait = c.Until.Sub(now)
+			return c
 		}
-		f = &failures{first: now}
-		t.m[key] = f
-	}
-	f.count++
-	if over := f.count - t.Free; over >= 0 {
-		delay := t.BaseWait << min(over, 20)
-		if delay > t.MaxDelay || delay <= 0 {
-			delay = t.MaxDelay
+		if c.IsZero() {
+			c.Start = now
 		}
-		f.until = now.Add(delay)
+		c.Count++
+		if over := c.Count - int64(t.Free); over >= 0 {
+			delay := t.BaseWait << min(over, 20)
+			if delay > t.MaxDelay || delay <= 0 {
+				delay = t.MaxDelay
+			}
+			c.Until = now.Add(delay)
+		}
+		c.ExpiresAt = t.expiry(c)
+		return c
+	})
+	if err != nil || wait > 0 {
+		return nil, wait, err
 	}
-	return &Attempt{t: t, key: key, f: f}, 0
+	return &Attempt{t: t, key: key, start: c.Start}, 0, nil
 }
 
 // Cancel gives the attempt back: it was not a failure (a successful
 // sign-in from an address, or an error that was not the caller's). Once
 // fewer than Free attempts remain counted, the key no longer waits. Cancel
-// on nil or a second time does nothing.
-func (a *Attempt) Cancel() {
-	if a == nil {
-		return
+// on nil or a second time does nothing; it runs even when ctx has ended
+// (the request is over, the count must still come down).
+func (a *Attempt) Cancel(ctx context.Context) error {
+	if a == nil || a.done {
+		return nil
 	}
-	a.t.mu.Lock()
-	defer a.t.mu.Unlock()
-	// The entry may have expired and been replaced since: that window's
-	// count is not this attempt's to lower.
-	if a.canceled || a.t.m[a.key] != a.f || a.f.count == 0 {
-		return
-	}
-	a.canceled = true
-	a.f.count--
-	if a.f.count < a.t.Free {
-		a.f.until = time.Time{}
-	}
+	a.done = true
+	t := a.t
+	_, err := t.counters.UpdateCounter(context.WithoutCancel(ctx), a.key, t.clock(), func(c store.Counter) store.Counter {
+		// The counter may have expired and started again since: that
+		// window's count is not this attempt's to lower.
+		if c.IsZero() || !c.Start.Equal(a.start) || c.Count == 0 {
+			return c
+		}
+		c.Count--
+		if c.Count < int64(t.Free) {
+			c.Until = time.Time{}
+		}
+		c.ExpiresAt = t.expiry(c)
+		return c
+	})
+	return err
 }
 
 // Wait returns how long key must wait before its next attempt (0 = go),
 // without counting anything.
-func (t *Throttle) Wait(key string) time.Duration {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f, ok := t.m[key]
-	if !ok {
-		return 0
+func (t *Throttle) Wait(ctx context.Context, key string) (time.Duration, error) {
+	now := t.clock()
+	c, err := t.counters.GetCounter(ctx, key, now)
+	if err != nil || !now.Before(c.Until) {
+		return 0, err
 	}
-	now := t.now()
-	if t.expired(f, now) {
-		delete(t.m, key)
-		return 0
-	}
-	if now.Before(f.until) {
-		return f.until.Sub(now)
-	}
-	return 0
+	return c.Until.Sub(now), nil
 }
 
 // Reset forgets key's failures (after a successful sign-in).
-func (t *Throttle) Reset(key string) {
-	t.mu.Lock()
-	delete(t.m, key)
-	t.mu.Unlock()
-}
-
-func (t *Throttle) expired(f *failures, now time.Time) bool {
-	return now.Sub(f.first) > t.Window && now.After(f.until)
-}
-
-// sweep drops expired entries; when the map is still full it is cleared, so
-// memory stays bounded under a flood of distinct keys.
-func (t *Throttle) sweep(now time.Time) {
-	for k, f := range t.m {
-		if t.expired(f, now) {
-			delete(t.m, k)
-		}
-	}
-	if len(t.m) >= t.MaxKeys {
-		clear(t.m)
-	}
+func (t *Throttle) Reset(ctx context.Context, key string) error {
+	_, err := t.counters.UpdateCounter(context.WithoutCancel(ctx), key, t.clock(), func(store.Counter) store.Counter { return store.Counter{} })
+	return err
 }

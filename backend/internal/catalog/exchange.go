@@ -168,6 +168,12 @@ const (
 // title, if it has one) only while it is untouched: still demo content,
 // never reviewed, never edited (UpdatedAt equal to CreatedAt). Cases a
 // tutor wrote, edited or reviewed are left alone.
+//
+// Several instances may start at once on an empty store: the check of the
+// marker, the cases and the marker itself are one transaction, so exactly
+// one of them loads the bank. The others' transactions conflict with it
+// (Firestore runs them again and they find the marker; PostgreSQL refuses
+// their first case as a duplicate title) and they load nothing.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if _, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
 		return ImportResult{}, nil
@@ -204,14 +210,21 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 		}
 		keep, keepLines = append(keep, r), append(keepLines, lines[i])
 	}
-	if len(keep) > 0 {
-		res, err := s.importRowsReplacing(ctx, keep, keepLines, replace)
-		if err != nil {
-			return res, fmt.Errorf("demo bank: %w", err)
-		}
-		return res, s.store.SetMeta(ctx, demoBankSecondEdition, s.now().UTC().Format(time.RFC3339))
+	marker := markerSet{key: demoBankSecondEdition, value: s.now().UTC().Format(time.RFC3339)}
+	if len(keep) == 0 { // every case of the bank is a tutor's now
+		return ImportResult{}, s.store.SetMeta(ctx, marker.key, marker.value)
 	}
-	return ImportResult{}, s.store.SetMeta(ctx, demoBankSecondEdition, s.now().UTC().Format(time.RFC3339))
+	res, err := s.importRowsReplacing(ctx, keep, keepLines, replace, &marker)
+	if errors.Is(err, domain.ErrConflict) {
+		// Another instance was loading the bank at the same moment.
+		if _, merr := s.store.GetMeta(ctx, demoBankSecondEdition); merr == nil {
+			return ImportResult{}, nil
+		}
+	}
+	if err != nil {
+		return res, fmt.Errorf("demo bank: %w", err)
+	}
+	return res, nil
 }
 
 // untouchedDemo: a demo case as the bank shipped it.
@@ -220,13 +233,21 @@ func untouchedDemo(c domain.Case) bool {
 }
 
 func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {
-	return s.importRowsReplacing(ctx, rows, lines, nil)
+	return s.importRowsReplacing(ctx, rows, lines, nil, nil)
 }
+
+// markerSet is a meta key an import checks and sets in its transaction:
+// when the key is set already, the import does nothing (another instance
+// did it).
+type markerSet struct{ key, value string }
 
 // importRowsReplacing creates or updates the rows' cases, matched by degree
 // and title, except rows listed in replace (position -> case id), which
-// update that case whatever its title.
-func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, lines []int, replace map[int]string) (ImportResult, error) {
+// update that case whatever its title. With a marker, it does so only
+// when the marker is not set, in the same transaction, which also sets it,
+// and it leaves a case found under a row's title that replace does not
+// name alone instead of updating it.
+func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, lines []int, replace map[int]string, marker *markerSet) (ImportResult, error) {
 	if len(rows) == 0 {
 		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
 	}
@@ -279,16 +300,26 @@ rows:
 	now := s.now().UTC()
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
+		if marker != nil {
+			if _, err := tx.GetMeta(ctx, marker.key); err == nil {
+				return nil // loaded already (by another instance)
+			} else if !errors.Is(err, domain.ErrNotFound) {
+				return err
+			}
+		}
 		grown := map[string]bool{} // degrees that got new cases
 		for i, c := range cases {
 			var cur domain.Case
 			var err error
-			if id, ok := replace[i]; ok {
+			id, replacing := replace[i]
+			if replacing {
 				cur, err = tx.GetCase(ctx, id)
 			} else {
 				cur, err = tx.GetCaseByTitle(ctx, c.DegreeID, c.Title)
 			}
 			switch {
+			case err == nil && marker != nil && !replacing:
+				// A tutor's case under the same title stays as it is.
 			case errors.Is(err, domain.ErrNotFound):
 				c.ID, c.CreatedAt, c.UpdatedAt = domain.NewID(), now, now
 				if err := tx.CreateCase(ctx, c); err != nil {
@@ -311,6 +342,9 @@ rows:
 			if err := s.checkBankRoom(ctx, tx, degree, 0); err != nil {
 				return err
 			}
+		}
+		if marker != nil {
+			return tx.SetMeta(ctx, marker.key, marker.value)
 		}
 		return nil
 	})

@@ -30,8 +30,12 @@ type Config struct {
 
 	CookieSecure string // always (default: Secure, __Host- prefixed session cookie) or never (plain HTTP off loopback)
 	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
-	SessionIdle  time.Duration
-	SessionMax   time.Duration
+	// FirebaseHosting: the server is reached through Firebase Hosting's
+	// rewrites, which forward one cookie only, named __session: the
+	// session (and the Microsoft sign-in's nonce) travel in it.
+	FirebaseHosting bool
+	SessionIdle     time.Duration
+	SessionMax      time.Duration
 
 	// AllowShortTimings lets tutors set phases of a few seconds (demos, tests).
 	AllowShortTimings bool
@@ -199,6 +203,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		bad("COOKIE_SECURE", c.CookieSecure, "expected always (the default) or never; auto was removed, leave the variable unset")
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
+	c.FirebaseHosting = boolean(get, bad, "FIREBASE_HOSTING")
 	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")
 	retention := get("RECORDING_RETENTION_DAYS", "0")
 	if days, err := strconv.Atoi(retention); err != nil || days < 0 || days > 3650 {
@@ -465,3 +470,23 @@ func isURL(v string, schemes ...string) bool {
 	}
 	return oneOf(u.Scheme, schemes...)
 }
+
+// Variables lists the environment variables Load reads, in the order it
+// reads them (the README's configuration table documents each one; a test
+// of the deployment files checks that both lists agree).
+func Variables() []string {
+	var names []string
+	seen := map[string]bool{}
+	_, _ = Load(func(key string) (string, bool) {
+		if !seen[key] {
+			seen[key] = true
+			names = append(names, key)
+		}
+		return "", false
+	})
+	return names
+}
+
+// OtherVariables are read from the environment by something other than
+// Load: the Google Cloud client libraries (emulators) and the Go runtime.
+var OtherVariables = []string{"FIRESTORE_EMULATOR_HOST", "STORAGE_EMULATOR_HOST", "GOMEMLIMIT"}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -329,14 +330,15 @@ const (
 )
 
 // StartComposer composes completed recordings in the background,
-// composeWorkers at a time, until ctx ends; call it before serving. Without
+// composeWorkers at a time, until ctx ends (wg counts its goroutines);
+// call it before serving. Without
 // it (tests, terminal commands) Complete composes before it answers. What
 // the composer has not done when the server stops, or could not queue, the
 // sweep (ComposePending) does.
-func (s *Service) StartComposer(ctx context.Context) {
+func (s *Service) StartComposer(ctx context.Context, wg *sync.WaitGroup) {
 	s.composeQueue = make(chan domain.Recording, composeQueueLen)
 	for range composeWorkers {
-		go func() {
+		wg.Go(func() {
 			for {
 				select {
 				case <-ctx.Done():
@@ -349,7 +351,7 @@ func (s *Service) StartComposer(ctx context.Context) {
 					cancel()
 				}
 			}
-		}()
+		})
 	}
 }
 

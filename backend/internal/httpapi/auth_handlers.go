@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -154,6 +155,13 @@ func (a *api) microsoftStart(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if a.cfg.FirebaseHosting {
+		// In the one cookie Hosting forwards, at its path: a signed-in
+		// browser starting another sign-in gives up its session cookie.
+		c.SetCookie(&http.Cookie{Name: firebaseCookie, Value: nonceMark + nonce, Path: "/", HttpOnly: true,
+			SameSite: http.SameSiteStrictMode, Secure: a.secureCookies(), MaxAge: 600})
+		return c.JSON(http.StatusOK, microsoftStartResponse{Nonce: nonce})
+	}
 	c.SetCookie(&http.Cookie{Name: a.nonceCookie(), Value: nonce, Path: "/api/auth/microsoft", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: a.secureCookies(), MaxAge: 600})
 	return c.JSON(http.StatusOK, microsoftStartResponse{Nonce: nonce})
@@ -177,7 +185,16 @@ func (a *api) microsoftLogin(c echo.Context) error {
 	if ck, err := c.Cookie(a.nonceCookie()); err == nil {
 		nonce = ck.Value
 	}
-	a.clearCookie(c, a.nonceCookie(), "/api/auth/microsoft")
+	if a.cfg.FirebaseHosting {
+		// The nonce is in the session cookie; a session's token is no nonce.
+		var marked bool
+		if nonce, marked = strings.CutPrefix(nonce, nonceMark); !marked {
+			nonce = ""
+		}
+		a.clearCookie(c, firebaseCookie, "/") // replaced by the session on success
+	} else {
+		a.clearCookie(c, a.nonceCookie(), "/api/auth/microsoft")
+	}
 	u, created, err := a.auth.LoginMicrosoft(c.Request().Context(), req.IDToken, nonce)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -278,6 +279,55 @@ func TestRetentionDeletesRecordingMedia(t *testing.T) {
 	}
 }
 
+// TestTwoRetentionSweepsAtOnce: every instance of a deployment runs the
+// retention sweep; two at the same moment over one store and one bucket
+// both finish without error, every old recording's audio is gone, and no
+// recording is counted more than once by each.
+func TestTwoRetentionSweepsAtOnce(t *testing.T) {
+	for _, ms := range mediaStores {
+		t.Run(ms.name, func(t *testing.T) {
+			e := newEnv(t)
+			store, names := ms.open(t)
+			withMedia(e, store)
+			other := exams.NewService(e.store, catalog.NewService(e.store, e.cfg.AllowShortTimings), e.groups, store)
+			other.SetClock(e.clock.Now)
+			var keys []string
+			for range 3 {
+				base, key, _ := uploadTake(e, 8)
+				if res := e.do(studentInGrp, http.MethodPost, base+"/complete", map[string]any{"chunks": 8, "durationMs": 16000}); res.Code != 200 {
+					t.Fatalf("complete = %d %s", res.Code, res.Body)
+				}
+				e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+strings.Split(key, "/")[0]+"/abandon", nil, 200)
+				keys = append(keys, key)
+			}
+			cutoff := e.clock.Now().Add(time.Hour)
+			counts := make([]int, 2)
+			errs := make([]error, 2)
+			var wg sync.WaitGroup
+			for i, svc := range []*exams.Service{e.exams, other} {
+				wg.Go(func() { counts[i], errs[i] = svc.DeleteOlderThan(context.Background(), cutoff) })
+			}
+			wg.Wait()
+			for i := range 2 {
+				if errs[i] != nil || counts[i] > len(keys) {
+					t.Fatalf("sweep %d: %d deleted, err %v", i, counts[i], errs[i])
+				}
+			}
+			if counts[0]+counts[1] < len(keys) {
+				t.Fatalf("the two sweeps deleted %v of %d", counts, len(keys))
+			}
+			for _, k := range keys {
+				if got := names(t, k); len(got) != 0 {
+					t.Fatalf("after two sweeps %s holds %v", k, got)
+				}
+			}
+			if n, err := e.exams.DeleteOlderThan(context.Background(), cutoff); n != 0 || err != nil {
+				t.Fatalf("a third sweep found %d, err %v", n, err)
+			}
+		})
+	}
+}
+
 // With the background composer (as the server runs), complete answers at
 // once and the recording is composed shortly after.
 func TestBackgroundComposer(t *testing.T) {
@@ -287,8 +337,10 @@ func TestBackgroundComposer(t *testing.T) {
 			store, names := ms.open(t)
 			withMedia(e, store)
 			ctx, cancel := context.WithCancel(context.Background())
+			var composers sync.WaitGroup
+			defer composers.Wait()
 			defer cancel()
-			e.exams.StartComposer(ctx)
+			e.exams.StartComposer(ctx, &composers)
 			base, key, whole := uploadTake(e, 35)
 			attemptID, _, _ := strings.Cut(key, "/")
 			if res := e.do(studentInGrp, http.MethodPost, base+"/complete", map[string]any{"chunks": 35, "durationMs": 70000}); res.Code != 200 {

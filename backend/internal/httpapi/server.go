@@ -56,6 +56,7 @@ type api struct {
 	lti      *lti.Service
 	log      *slog.Logger
 	csp      string
+	headers  []Header // SecurityHeaders
 	now      func() time.Time
 }
 
@@ -83,6 +84,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	a.csp = contentSecurityPolicy(d.Config)
+	a.headers = SecurityHeaders(d.Config)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -323,19 +325,43 @@ func (a *api) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// Header is one response header.
+type Header struct{ Key, Value string }
+
+// hsts is the Strict-Transport-Security value. includeSubDomains: a
+// sibling host over plain HTTP could otherwise be used to set cookies for
+// this one.
+const hsts = "max-age=31536000; includeSubDomains"
+
+// SecurityHeaders are the headers every page and API answer carries for
+// cfg, HSTS aside (see setSecurityHeaders). They are the one definition:
+// Firebase Hosting, which serves the built pages in a deployment, sends
+// the same ones (firebase.json is generated from this list by
+// cmd/firebase-config, and a test fails when the file has drifted).
+func SecurityHeaders(cfg config.Config) []Header {
+	return []Header{
+		{"Content-Security-Policy", contentSecurityPolicy(cfg)},
+		{"X-Content-Type-Options", "nosniff"},
+		{"X-Frame-Options", "DENY"},
+		{"Referrer-Policy", "strict-origin-when-cross-origin"},
+		{"Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()"},
+		{"Cross-Origin-Opener-Policy", "same-origin-allow-popups"},
+	}
+}
+
+// HSTS is the Strict-Transport-Security header the server sends whenever
+// its cookies are Secure (and so on a Firebase Hosting site, HTTPS only).
+func HSTS() Header { return Header{"Strict-Transport-Security", hsts} }
+
 func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
-	h.Set("Content-Security-Policy", a.csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+	for _, sh := range a.headers {
+		h.Set(sh.Key, sh.Value)
+	}
 	// With Secure cookies the site is served over HTTPS (or on loopback,
 	// where browsers ignore HSTS), so HSTS goes out even when a proxy that
-	// is not trusted terminated TLS. includeSubDomains: a sibling host over
-	// plain HTTP could otherwise be used to set cookies for this one.
+	// is not trusted terminated TLS.
 	if isHTTPS(r) || a.secureCookies() {
-		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		h.Set("Strict-Transport-Security", hsts)
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/lti/") {
 		h.Set("Cache-Control", "no-store")

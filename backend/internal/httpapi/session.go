@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,7 +29,21 @@ const (
 	plainMFACookie  = "simulador_mfa"
 )
 
+// Behind Firebase Hosting only a cookie named __session reaches the
+// server (Hosting drops every other one), so with FIREBASE_HOSTING=true the
+// session is kept in it, Secure, HttpOnly, host-only and Path=/ as the
+// __Host- prefix would demand, and the Microsoft sign-in's nonce travels in
+// it too, marked with nonceMark, until the sign-in replaces it with a
+// session.
+const (
+	firebaseCookie = "__session"
+	nonceMark      = "nonce."
+)
+
 func (a *api) sessionCookie() string {
+	if a.cfg.FirebaseHosting {
+		return firebaseCookie
+	}
 	if a.secureCookies() {
 		return secureSessionCookie
 	}
@@ -36,6 +51,9 @@ func (a *api) sessionCookie() string {
 }
 
 func (a *api) nonceCookie() string {
+	if a.cfg.FirebaseHosting {
+		return firebaseCookie
+	}
 	if a.secureCookies() {
 		return secureNonceCookie
 	}
@@ -65,8 +83,8 @@ func (a *api) withActor(next echo.HandlerFunc) echo.HandlerFunc {
 func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ck, err := c.Cookie(a.sessionCookie())
-		if err != nil || ck.Value == "" {
-			return next(c)
+		if err != nil || ck.Value == "" || a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, nonceMark) {
+			return next(c) // no session (a nonce is not one)
 		}
 		u, se, err := a.auth.Sessions().ResolveSession(c.Request().Context(), ck.Value)
 		switch {

@@ -259,6 +259,24 @@ func (b *Bucket) Compose(ctx context.Context, key string, chunks []Chunk) error 
 		return err
 	}
 
+	if err := b.composeAll(ctx, key, final, chunks); err != nil {
+		// Another instance may have composed the same recording at the
+		// same moment (the background composer of one and the sweep of
+		// another) and deleted the chunks this run was reading: when the
+		// composed object is whole, the job is done.
+		if attrs, aerr := final.Attrs(ctx); aerr == nil && attrs.Size == total && b.verify(ctx, final, chunks) == nil {
+			return b.deleteUnder(ctx, key, final.ObjectName())
+		}
+		return err
+	}
+	// Deleting comes after every object this run wrote, so whatever it
+	// wrote (or a concurrent run wrote before) goes too.
+	return b.deleteUnder(ctx, key, final.ObjectName())
+}
+
+// composeAll composes the chunks into final, level by level, and verifies
+// it.
+func (b *Bucket) composeAll(ctx context.Context, key string, final *storage.ObjectHandle, chunks []Chunk) error {
 	sources := make([]string, len(chunks))
 	for i := range chunks {
 		sources[i] = b.chunkName(key, i)
@@ -277,10 +295,7 @@ func (b *Bucket) Compose(ctx context.Context, key string, chunks []Chunk) error 
 	if err := b.compose(ctx, final.ObjectName(), sources); err != nil {
 		return err
 	}
-	if err := b.verify(ctx, final, chunks); err != nil {
-		return err
-	}
-	return b.deleteUnder(ctx, key, final.ObjectName())
+	return b.verify(ctx, final, chunks)
 }
 
 func (b *Bucket) compose(ctx context.Context, dst string, srcs []string) error {
@@ -289,8 +304,12 @@ func (b *Bucket) compose(ctx context.Context, dst string, srcs []string) error {
 		handles[i] = b.bucket.Object(s)
 	}
 	// Composing the same sources into the same name again gives the same
-	// object, so a retry is safe even without a precondition.
-	c := b.bucket.Object(dst).Retryer(storage.WithPolicy(storage.RetryAlways)).ComposerFrom(handles...)
+	// object, so a retry is safe even without a precondition. The tries are
+	// bounded: a source deleted by a concurrent compose of the same
+	// recording is an error that does not go away (Cloud Storage answers
+	// 404, fake-gcs-server 500, which the library would retry until ctx
+	// ends).
+	c := b.bucket.Object(dst).Retryer(storage.WithPolicy(storage.RetryAlways), storage.WithMaxAttempts(4)).ComposerFrom(handles...)
 	c.ContentType = "application/octet-stream"
 	if _, err := c.Run(ctx); err != nil {
 		return fmt.Errorf("compose %s: %w", dst, err)

@@ -154,6 +154,20 @@ func (d *Dir) Compose(_ context.Context, key string, chunks []Chunk) error {
 	if err := verifyFile(final, chunks); err == nil {
 		return d.removeChunks(key, len(chunks))
 	}
+	if err := d.composeTo(final, key, chunks); err != nil {
+		// A concurrent compose of the same recording may have finished
+		// first and removed the chunks this one was reading.
+		if verifyFile(final, chunks) == nil {
+			return d.removeChunks(key, len(chunks))
+		}
+		return err
+	}
+	return d.removeChunks(key, len(chunks))
+}
+
+// composeTo writes the chunks, concatenated, to final through a temporary
+// file renamed into place.
+func (d *Dir) composeTo(final, key string, chunks []Chunk) error {
 	tmp, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "compose-*")
 	if err != nil {
 		return err
@@ -173,11 +187,9 @@ func (d *Dir) Compose(_ context.Context, key string, chunks []Chunk) error {
 		return err
 	}
 	if d.Sync {
-		if err := syncFile(filepath.Dir(final)); err != nil {
-			return err
-		}
+		return syncFile(filepath.Dir(final))
 	}
-	return d.removeChunks(key, len(chunks))
+	return nil
 }
 
 func (d *Dir) concatenate(w io.Writer, key string, chunks []Chunk) error {

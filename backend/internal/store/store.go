@@ -364,6 +364,45 @@ type LTI interface {
 	GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTIGroupLink, error)
 }
 
+// Counter is a small count kept in the store under a string key, so that
+// every instance of the server sees the same value (sign-in throttling).
+// What the fields mean beyond Count and ExpiresAt is the caller's policy.
+type Counter struct {
+	Count int64
+	// Start is when the count began (the start of the caller's window).
+	Start time.Time
+	// Until is a deadline the caller keeps with the count (e.g. "refuse
+	// attempts until").
+	Until time.Time
+	// ExpiresAt is when the store forgets the counter: from then on it
+	// reads as the zero Counter, and the sweep deletes it.
+	ExpiresAt time.Time
+}
+
+// IsZero reports whether c is the zero Counter (none stored).
+func (c Counter) IsZero() bool { return c == Counter{} }
+
+// Counters keeps Counter values shared by every instance of the server.
+// Times are stored to the millisecond: callers compare what the store
+// returned, not the times they passed in.
+type Counters interface {
+	// GetCounter returns key's counter; the zero Counter when none is
+	// stored or it expired at now.
+	GetCounter(ctx context.Context, key string, now time.Time) (Counter, error)
+	// UpdateCounter reads key's counter as GetCounter does, passes it to
+	// fn and stores fn's result, atomically: concurrent updates of one key,
+	// from any number of goroutines and instances, are serialised, so none
+	// is lost and each fn sees the previous one's result. fn may run more
+	// than once (see Store.InTx) and must only compute. A result equal to
+	// what was read is not written; one whose ExpiresAt is not after now
+	// deletes the counter (the zero Counter resets it). It returns what is
+	// stored afterwards.
+	UpdateCounter(ctx context.Context, key string, now time.Time, fn func(Counter) Counter) (Counter, error)
+	// DeleteExpiredCounters removes counters expired at now (the periodic
+	// sweep that keeps the table small) and returns how many.
+	DeleteExpiredCounters(ctx context.Context, now time.Time) (int64, error)
+}
+
 // Store is everything the server persists.
 type Store interface {
 	Users
@@ -375,6 +414,7 @@ type Store interface {
 	Attempts
 	Feedback
 	LTI
+	Counters
 
 	// InTx runs fn in one transaction; fn's Store sees and writes only
 	// through it. What holds, on every store:

@@ -154,6 +154,9 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 	}
 	err = w.process(ctx, job)
 	finished := w.now()
+	if ctx.Err() != nil {
+		return true, w.release(ctx, job, err)
+	}
 	switch {
 	case err == nil:
 		return true, w.finish(ctx, job, domain.JobDone, "", finished, finished)
@@ -165,6 +168,29 @@ func (w *Worker) RunOnce(ctx context.Context) (bool, error) {
 		w.log.Info("transcription will be retried", "job", job.ID, "attempt", job.Attempts, "in", delay, "err", err)
 		return true, w.finish(ctx, job, domain.JobPending, err.Error(), finished.Add(delay), finished)
 	}
+}
+
+// releaseTimeout bounds giving a job back at shutdown (the instance has
+// seconds left).
+const releaseTimeout = 2 * time.Second
+
+// release gives back a job interrupted by the server's shutdown (ctx
+// ended): it is pending again at once, so another instance takes it now
+// rather than when the lease would have ended. Its claim still counts as
+// an attempt.
+func (w *Worker) release(ctx context.Context, job domain.Job, cause error) error {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	now := w.now()
+	msg := "interrupted by the server's shutdown"
+	if cause != nil {
+		msg += ": " + cause.Error()
+	}
+	if err := w.finish(rctx, job, domain.JobPending, msg, now, now); err != nil {
+		return fmt.Errorf("give back job %s at shutdown: %w", job.ID, err)
+	}
+	w.log.Info("transcription job given back at shutdown", "job", job.ID)
+	return nil
 }
 
 // finish records a job's outcome; a worker that outlived its lease (its job

@@ -309,6 +309,35 @@ func mustRecording(t *testing.T, f *fixture) domain.Recording {
 	return r
 }
 
+// TestShutdownGivesTheJobBack: the server stops (its context ends) while
+// transcribing; the job goes back to pending at once, so another instance
+// need not wait for the lease to end.
+func TestShutdownGivesTheJobBack(t *testing.T) {
+	inFlight := make(chan struct{})
+	srv, _ := whisperReq(t, func(n int32, w http.ResponseWriter, r *http.Request) bool {
+		if n == 1 {
+			close(inFlight)
+			<-r.Context().Done()
+			return false
+		}
+		return true
+	})
+	f := newFixture(t, nil)
+	w := f.worker(t, srv.URL, time.Minute)
+	w.Poll = 10 * time.Millisecond
+	id := pendingJob(t, f, w)
+	ctx, stop := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.Run(ctx); close(stopped) }()
+	<-inFlight
+	stop()
+	<-stopped
+	j, err := f.store.GetJob(context.Background(), id)
+	if err != nil || j.Status != domain.JobPending || j.Attempts != 1 || j.NextRunAt.After(f.clock.Now()) {
+		t.Fatalf("after the shutdown: %+v (err %v), want pending, due now, one attempt", j, err)
+	}
+}
+
 // TestRestartInTheMiddle: the process dies while the server is
 // transcribing. Its worker's request is cut off (its context ends), the
 // database is closed and opened again from the same file, and a new
@@ -336,17 +365,19 @@ func TestRestartInTheMiddle(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() { first.Run(ctx); close(stopped) }()
 	<-inFlight
-	die()
-	<-stopped
-	if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobRunning || j.Attempts != 1 {
-		t.Fatalf("after the crash: %+v", j)
-	}
+	// A crash, not a shutdown: the database is gone before the worker
+	// learns that its context ended, so it cannot give the job back.
 	if err := f.store.Close(); err != nil {
 		t.Fatal(err)
 	}
+	die()
+	<-stopped
 
 	// Restart: a new store on the same file, new services, a new worker.
 	f.open(t)
+	if j, _ := f.store.GetJob(context.Background(), id); j.Status != domain.JobRunning || j.Attempts != 1 {
+		t.Fatalf("after the crash: %+v", j)
+	}
 	restarted := f.worker(t, srv.URL, time.Minute)
 	restarted.Poll = 10 * time.Millisecond
 	if worked, err := restarted.RunOnce(context.Background()); worked || err != nil {

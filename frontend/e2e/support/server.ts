@@ -47,10 +47,10 @@ export function uniqueEmail(prefix: string) {
   return `${prefix}.${process.pid}.${Date.now().toString(36)}${counter}@utpl.edu.ec`
 }
 
-type Running = { child: ChildProcess; url: string }
+export type Running = { child: ChildProcess; url: string }
 
 // launch starts bin/simulador serve and waits for its "serving" log line.
-function launch(env: Record<string, string>, log: (s: string) => void): Promise<Running> {
+export function launch(env: Record<string, string>, log: (s: string) => void): Promise<Running> {
   const child: ChildProcess = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   return new Promise<Running>((resolveRunning, reject) => {
@@ -73,7 +73,7 @@ function launch(env: Record<string, string>, log: (s: string) => void): Promise<
   })
 }
 
-async function kill(child: ChildProcess, signal: NodeJS.Signals) {
+export async function kill(child: ChildProcess, signal: NodeJS.Signals) {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((r) => child.once('exit', r))
   child.kill(signal)
@@ -149,11 +149,11 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
   return { url, dataDir, media, env, cli, cliWithInput, createUser, restart, mediaNames, stop, logs: () => output }
 }
 
-type GcsHandle = { host: string; bucket: string; stop: () => Promise<void> }
+export type GcsHandle = { host: string; bucket: string; stop: () => Promise<void> }
 
 // startGcs runs bin/gcs-test-server (fake Cloud Storage, in memory) on a
 // free port with one bucket.
-async function startGcs(): Promise<GcsHandle> {
+export async function startGcs(): Promise<GcsHandle> {
   const child = spawn(gcsBinary, ['-addr', '127.0.0.1:0', '-bucket', 'grabaciones-e2e'], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()))

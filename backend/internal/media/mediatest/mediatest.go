@@ -47,6 +47,7 @@ func Run(t *testing.T, newHarness func(t *testing.T) Harness) {
 		{"ComposeSeventyChunks", testComposeMany},
 		{"ComposeVerifiesBeforeDeleting", testComposeVerifies},
 		{"ComposeOfNothing", testComposeEmpty},
+		{"TwoComposesAtOnce", testComposeConcurrent},
 		{"DeleteAndRetry", testDeleteAndRetry},
 		{"DeleteKeepsOtherRecordings", testDeleteIsolation},
 		{"TransferReadsStoredPieces", testTransferReads},
@@ -329,6 +330,36 @@ func testComposeMany(t *testing.T, h Harness) {
 		t.Fatalf("second compose: %v", err)
 	}
 	mustRead(t, h.Store, "att/rec", sizes(chunks), true, want)
+}
+
+// testComposeConcurrent: two server instances compose the same recording
+// at the same moment (one's background composer, the other's sweep). Both
+// succeed, the recording plays whole, and nothing but the composed object
+// is left, however their steps interleave.
+func testComposeConcurrent(t *testing.T, h Harness) {
+	for round := range 4 {
+		key := fmt.Sprintf("att/rec%d", round)
+		chunks := chunkData(70, uint64(20+round)) // intermediate objects too
+		put(t, h.Store, key, chunks)
+		errs := make(chan error, 2)
+		start := make(chan struct{})
+		for range 2 {
+			go func() {
+				<-start
+				errs <- h.Store.Compose(ctx, key, described(chunks))
+			}()
+		}
+		close(start)
+		for range 2 {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: a compose racing another failed: %v", round, err)
+			}
+		}
+		if names := h.Names(t, key); !slices.Equal(names, []string{h.ComposedName}) {
+			t.Fatalf("round %d: after two composes at once the recording holds %v, want only %s", round, names, h.ComposedName)
+		}
+		mustRead(t, h.Store, key, sizes(chunks), true, slices.Concat(chunks...))
+	}
 }
 
 func testComposeVerifies(t *testing.T, h Harness) {

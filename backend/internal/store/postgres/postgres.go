@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"github.com/utpl/simulador/backend/internal/store/sqlstore"
 )
@@ -59,12 +60,19 @@ func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 
 // migrate applies the migrations up to version (all of them when 0): the
 // numbered files embedded from migrations/ and sqlstore's Go migrations.
+// Instances starting at once on an empty database (a deployment that
+// scales out) take turns: goose holds a PostgreSQL advisory lock while it
+// migrates, and the next one finds the schema up to date.
 func migrate(ctx context.Context, db *sql.DB, version int64) error {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...))
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...), goose.WithSessionLocker(locker))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

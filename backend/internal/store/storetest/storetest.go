@@ -71,6 +71,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"LTIKeys":           testLTIKeys,
 		"LTIOnce":           testLTIOnce,
 		"LTICourses":        testLTICourses,
+		"Counters":          testCounters,
+		"CountersRace":      testCountersConcurrent,
 	}
 	// Tests that need more than one store get the constructor.
 	withStores := map[string]func(t *testing.T, newStore func(t *testing.T) store.Store){
