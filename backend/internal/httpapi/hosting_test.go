@@ -52,7 +52,7 @@ func TestSignInBehindFirebaseHosting(t *testing.T) {
 	}
 	env := func(hosting string) map[string]string {
 		return map[string]string{"MS_TENANT_ID": iss.TenantID(), "MS_CLIENT_ID": iss.ClientID(), "MS_AUTHORITY": iss.Authority(),
-			"MS_CA_FILE": ca, "FIREBASE_HOSTING": hosting}
+			"MS_CA_FILE": ca, "MS_EMAIL_DOMAINS": "utpl.edu.ec", "FIREBASE_HOSTING": hosting}
 	}
 
 	plain := newTestServer(t, env("false"))
