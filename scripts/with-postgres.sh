@@ -11,7 +11,17 @@ if [[ -n "${TEST_DATABASE_URL:-}" || -z "$PGBIN" || ! -x "$PGBIN/initdb" ]]; the
 fi
 
 PGDIR=$(mktemp -d /tmp/simulador-pg.XXXXXX)
-PORT=${PGPORT_TEST:-55432}
+# PGPORT_TEST picks the port; otherwise a free one below Linux's ephemeral
+# range (32768 and up), where an outgoing connection of another program may
+# hold a port for a while and make the server fail to start.
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+PORT=${PGPORT_TEST:-}
+if [[ -z "$PORT" ]]; then
+  for _ in $(seq 50); do
+    PORT=$(( 20000 + RANDOM % 12000 ))
+    port_free "$PORT" && break
+  done
+fi
 as_pg() { if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
   as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true
