@@ -200,7 +200,7 @@ func (r *run) planRecords() error {
 			r.problem("%s: the destination holds %d records the source does not have (migrate into an empty database: "+
 				"a server started on it first loads the demo case bank, for instance)", kind, extra)
 		}
-		r.logf("plan: %-11s %6d in the source, %6d already at the destination, %6d to copy", kind, k.Source, k.Present, k.ToCopy)
+		r.logf("plan: %-17s %6d in the source, %6d already at the destination, %6d to copy", kind, k.Source, k.Present, k.ToCopy)
 	}
 	return nil
 }
@@ -285,7 +285,7 @@ func (r *run) copyRecords() error {
 			}
 		}
 		if k.Copied > 0 {
-			r.logf("copy: %-11s %6d records written", kind, k.Copied)
+			r.logf("copy: %-17s %6d records written", kind, k.Copied)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -109,8 +110,9 @@ type LTICourseTutorRecord struct {
 	LaunchedAt       time.Time
 }
 
-// IdentityKey is the key of an identity (provider names hold no "/").
-func IdentityKey(provider, subject string) string { return provider + "/" + subject }
+// IdentityKey is the key of an identity. Its provider is path-escaped:
+// an LTI identity's provider is "lti:" and the platform's issuer URL.
+func IdentityKey(provider, subject string) string { return url.PathEscape(provider) + "/" + subject }
 
 // RecordingKey is the key of a recording or of its transcript.
 func RecordingKey(attemptID, recordingID string) string { return attemptID + "/" + recordingID }
@@ -123,9 +125,14 @@ func LTICourseTutorKey(courseID, userID string) string { return courseID + "/" +
 func LTISubjectKey(platformID, email string) string { return platformID + "/" + email }
 
 // SplitKey splits a key of two parts (IdentityKey, RecordingKey,
-// LTICourseTutorKey, LTISubjectKey) at its first "/".
+// LTICourseTutorKey, LTISubjectKey) at its first "/" and unescapes the
+// first part (the IDs that begin the other keys read the same escaped or
+// not).
 func SplitKey(key string) (first, second string) {
 	first, second, _ = strings.Cut(key, "/")
+	if f, err := url.PathUnescape(first); err == nil {
+		first = f
+	}
 	return first, second
 }
 

@@ -290,6 +290,13 @@ func fillForTransfer(t *testing.T, s store.Transfer) {
 	if err := s.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: "sub-123", UserID: tutor.ID}); err != nil {
 		t.Fatal(err)
 	}
+	// An LTI identity's provider names the platform's issuer, a URL.
+	for _, id := range []domain.Identity{{Provider: "lti:" + transferIssuer, Subject: "sub/importada%20", UserID: student.ID},
+		{Provider: "lti:" + transferIssuer, Subject: "sub-tutora", UserID: tutor.ID}} {
+		if err := s.LinkIdentity(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// The tutor's second factor, one recovery code used.
 	enabled, used := now().Add(-time.Hour), now()
 	if err := s.PutMFA(ctx, domain.MFA{UserID: tutor.ID, Secret: "KRSXG5CTMVRXEZLU", EnabledAt: &enabled, LastStep: 57000000,
@@ -555,6 +562,9 @@ func checkImportedRules(t *testing.T, s store.Store) {
 	}
 	if u, err := s.UserByIdentity(ctx, "microsoft", "sub-123"); err != nil || u.Mail != "tutora.export@utpl.edu.ec" {
 		t.Errorf("identity after import = %+v, %v", u, err)
+	}
+	if u, err := s.UserByIdentity(ctx, "lti:"+transferIssuer, "sub/importada%20"); err != nil || u.ID != student.ID {
+		t.Errorf("LTI identity after import = %+v, %v", u, err)
 	}
 	if err := s.CreateDegree(ctx, domain.Degree{ID: domain.NewID(), Nombre: "Educación"}); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("an imported degree name is not taken: %v", err)
