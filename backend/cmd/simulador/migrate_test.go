@@ -7,29 +7,36 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/pquerna/otp/totp"
 
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/exams"
 	"github.com/utpl/simulador/backend/internal/groups"
+	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/firestore"
 	"github.com/utpl/simulador/backend/internal/store/postgres"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/gcstest"
+	"github.com/utpl/simulador/backend/internal/testsupport/ltitest"
 )
 
 const pilotPassword = "clave-del-piloto-2026"
@@ -46,18 +53,43 @@ type pilot struct {
 	// composed); one has a gap.
 	openChunks []string
 	records    int // records of every kind
+	groupID    string
+	// storage is each student's storage total (bytes of their chunks).
+	storage map[string]int64
+	// The tutor's second factor: the TOTP secret their phone holds and a
+	// recovery code on paper.
+	totpSecret, recoveryCode string
+
+	// LTI: a platform (an LMS) the tool is registered with, the tool's key
+	// set as the platform saw it, and the column the group's grades go to.
+	platform *ltitest.Platform
+	toolURL  string
+	toolKeys atomic.Pointer[lti.Keys] // whose keys the tool's /lti/jwks serves
+	jwks     string
+	column   ltitest.LineItem
 }
 
+// The LTI course the pilot's group is linked to, and who launches from it.
+const (
+	pilotCourse  = "curso-complexivo"
+	tutorSubject = "s-tutora"
+	anaSubject   = "s-ana"
+)
+
 // newPilot fills DATA_DIR (SQLite and DATA_DIR/media) with users who sign
-// in with a password (one also with a Microsoft account), a group, the
-// demo case bank and a case of its own, a finished and graded mock exam
-// with composed takes, a training attempt in progress with takes still
-// uploading (one with a gap), a deleted take, transcripts (browser and
-// corrected) and a pending transcription job.
+// in with a password (one also with a Microsoft account, the tutor also
+// with a TOTP code), a group, the demo case bank and a case of its own, a
+// finished and graded mock exam with composed takes, a training attempt in
+// progress with takes still uploading (one with a gap), a deleted take,
+// transcripts (browser and corrected) and a pending transcription job; and
+// LTI: the tool's signing keys (one retired by a rotation, still
+// published), a registered platform the tutor and a student launched from,
+// the group linked to the course and a column, and the mock exam's grade
+// waiting to be sent to it.
 func newPilot(t testing.TB) *pilot {
 	t.Helper()
 	ctx := context.Background()
-	p := &pilot{dir: cliEnv(t), recordings: map[string][]byte{}}
+	p := &pilot{dir: cliEnv(t), recordings: map[string][]byte{}, storage: map[string]int64{}}
 	a, err := newApp(ctx, io.Discard, true)
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +100,19 @@ func newPilot(t testing.TB) *pilot {
 	if err != nil {
 		t.Fatal(err)
 	}
+	setup, err := a.auth.StartTOTP(ctx, p.tutor, pilotPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := totp.GenerateCode(setup.Secret, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recovery, err := a.auth.ConfirmTOTP(ctx, p.tutor, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.totpSecret, p.recoveryCode = setup.Secret, recovery[0]
 	for _, m := range []string{"ana.estudiante@utpl.edu.ec", "luis.estudiante@utpl.edu.ec", "sin.intentos@utpl.edu.ec"} {
 		u, err := a.auth.CreateUser(ctx, m, pilotPassword, domain.RoleStudent, "Estudiante "+m[:4])
 		if err != nil {
@@ -89,6 +134,8 @@ func newPilot(t testing.TB) *pilot {
 	if err := a.store.CreateGroup(ctx, g); err != nil {
 		t.Fatal(err)
 	}
+	p.groupID = g.ID
+	p.setUpLTI(t, a)
 	bp := domain.DefaultBlueprint("derecho")
 	bp.ClosingSec = 90
 	if err := a.store.PutBlueprint(ctx, bp, time.Now()); err != nil {
@@ -162,6 +209,11 @@ func newPilot(t testing.TB) *pilot {
 		t.Fatal(err)
 	}
 
+	for _, s := range p.students {
+		if p.storage[s.ID], err = a.store.StorageUsed(ctx, s.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tr := a.store.(store.Transfer)
 	for _, kind := range store.Kinds {
 		n, err := tr.CountRecords(ctx, kind)
@@ -171,6 +223,96 @@ func newPilot(t testing.TB) *pilot {
 		p.records += int(n)
 	}
 	return p
+}
+
+// setUpLTI starts a platform and the tool's key set (served over HTTP, as
+// /lti/jwks), makes the tool's first key and rotates it, registers the
+// platform, has the tutor (as instructor) and the first student launch
+// from its course, and links the group to the course and a new column.
+func (p *pilot) setUpLTI(t testing.TB, a *app) {
+	t.Helper()
+	ctx := context.Background()
+	tool := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		keys := p.toolKeys.Load()
+		if r.URL.Path != "/lti/jwks" || keys == nil {
+			http.NotFound(w, r)
+			return
+		}
+		set, err := keys.JWKS(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(set)
+	}))
+	t.Cleanup(tool.Close)
+	p.toolURL = tool.URL
+	var err error
+	if p.platform, err = ltitest.Start(ltitest.Options{ToolURL: tool.URL}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.platform.Close() })
+
+	if err := a.lti.Keys().Ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.lti.Keys().Rotate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	set, err := a.lti.Keys().JWKS(ctx)
+	if err != nil || len(set.Keys) != 2 {
+		t.Fatalf("the tool's keys = %+v, %v", set, err)
+	}
+	jwks, _ := json.Marshal(set)
+	p.jwks = string(jwks)
+
+	info := p.platform.Info()
+	if _, err := a.lti.AddPlatform(ctx, lti.Registration{Issuer: info.Issuer, ClientID: info.ClientID, DeploymentIDs: []string{info.DeploymentID},
+		AuthURL: info.AuthURL, TokenURL: info.TokenURL, JWKSURL: info.JWKSURL, AllowTutors: true}); err != nil {
+		t.Fatal(err)
+	}
+	p.platform.AddUser(ltitest.User{Sub: tutorSubject, Email: p.tutor.Mail, Name: p.tutor.DisplayName, Roles: []string{ltitest.RoleInstructor}})
+	p.platform.AddUser(ltitest.User{Sub: anaSubject, Email: p.students[0].Mail, Name: p.students[0].DisplayName, Roles: []string{ltitest.RoleLearner}})
+	p.platform.AddCourse(ltitest.Course{ID: pilotCourse, Title: "Examen complexivo", Label: "EC-1", Members: []string{tutorSubject, anaSubject}})
+	for _, sub := range []string{tutorSubject, anaSubject} {
+		p.launch(t, a.lti, sub)
+	}
+	p.column = p.platform.AddLineItem(pilotCourse, "Simulacro oral", 10)
+	at := time.Now().UTC()
+	if err := a.store.PutLTIGroupLink(ctx, domain.LTIGroupLink{GroupID: p.groupID, CourseID: domain.LTICourseID(domain.LTIPlatformID(info.Issuer, info.ClientID), pilotCourse),
+		LineItemURL: p.column.ID, LineItemLabel: p.column.Label, CreatedAt: at, UpdatedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// launch runs a launch of sub from the pilot's course through svc (the
+// login, the platform's signed id_token, its validation) and signs them in.
+func (p *pilot) launch(t testing.TB, svc *lti.Service, sub string) domain.User {
+	t.Helper()
+	ctx := context.Background()
+	info := p.platform.Info()
+	login, err := svc.Login(ctx, lti.LoginRequest{Issuer: info.Issuer, LoginHint: sub, TargetLinkURI: p.toolURL + lti.LaunchPath,
+		ClientID: info.ClientID, DeploymentID: info.DeploymentID, ClientAddress: "192.0.2.1"}, p.toolURL)
+	if err != nil {
+		t.Fatalf("login of %s: %v", sub, err)
+	}
+	redirect, err := url.Parse(login.Redirect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := p.platform.IDToken(ltitest.Message{Sub: sub, Context: pilotCourse, Nonce: redirect.Query().Get("nonce")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := svc.Launch(ctx, lti.LaunchRequest{IDToken: token, State: login.State, StateCookie: login.State, ToolURL: p.toolURL})
+	if err != nil {
+		t.Fatalf("launch of %s: %v", sub, err)
+	}
+	u, _, err := svc.SignIn(ctx, l)
+	if err != nil {
+		t.Fatalf("sign-in of %s: %v", sub, err)
+	}
+	return u
 }
 
 // take uploads n chunks of random audio as recording rid of phase; with
@@ -275,11 +417,82 @@ func (p *pilot) checkMoved(t *testing.T, st store.Store, m media.Store) {
 		}
 	}
 	jobs, _, err := st.(store.Transfer).ExportPage(ctx, store.KindJobs, "", 10)
-	if err != nil || len(jobs) != 1 {
+	if err != nil || len(jobs) != 2 {
 		t.Fatalf("jobs after the move: %+v, %v", jobs, err)
 	}
-	if j := jobs[0].Value.(store.JobRecord).Job; j.Status != domain.JobPending || j.Subject != domain.RecordingSubject(mock.ID, "toma-presentacion-1") {
-		t.Errorf("the pending job after the move: %+v", j)
+	for _, rec := range jobs {
+		j := rec.Value.(store.JobRecord).Job
+		if j.Status != domain.JobPending || (j.Subject != domain.RecordingSubject(mock.ID, "toma-presentacion-1") && !strings.HasPrefix(j.Subject, mock.ID+"|")) {
+			t.Errorf("a pending job after the move (a transcription, the grade for the course): %+v", j)
+		}
+	}
+
+	// Each student's storage total, as the quota reads it.
+	for _, s := range p.students {
+		if used, err := st.StorageUsed(ctx, s.ID); err != nil || used != p.storage[s.ID] {
+			t.Errorf("storage of %s after the move = %d, %v; want %d", s.Mail, used, err, p.storage[s.ID])
+		}
+	}
+	// The tutor's second factor.
+	if mfa, err := as.MFAStatus(ctx, p.tutor); err != nil || !mfa.Enabled || mfa.RecoveryCodesLeft != 10 {
+		t.Errorf("the tutor's second factor after the move = %+v, %v", mfa, err)
+	}
+	// LTI: the same keys published under the same ids (a platform that
+	// cached the key set still verifies), the platform, the group's column.
+	svc := lti.NewService(st, gs, lti.Options{})
+	set, err := svc.Keys().JWKS(ctx)
+	if jwks, _ := json.Marshal(set); err != nil || string(jwks) != p.jwks {
+		t.Errorf("the tool's key set after the move:\n%s\nwant\n%s (%v)", jwks, p.jwks, err)
+	}
+	if platforms, err := svc.Platforms(ctx); err != nil || len(platforms) != 1 || platforms[0].Issuer != p.platform.Info().Issuer {
+		t.Errorf("the platforms after the move: %+v, %v", platforms, err)
+	}
+	if link, err := st.GetLTIGroupLink(ctx, p.groupID); err != nil || link.LineItemURL != p.column.ID {
+		t.Errorf("the group's course column after the move: %+v, %v", link, err)
+	}
+}
+
+// useAfterMove uses what a move must not break, writing to st: the tutor
+// signs in with a code from their phone, and with a recovery code; a
+// launch from the course validates against the moved registration; and
+// the graded mock exam's grade waiting for the course is published, with a
+// client assertion the platform verifies against the tool's key set.
+func (p *pilot) useAfterMove(t *testing.T, st store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	as := auth.NewService(st, auth.NewSessions(st, time.Hour, 24*time.Hour), nil)
+	code, err := totp.GenerateCode(p.totpSecret, time.Now().Add(30*time.Second)) // a step after the one enrolment used
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range []struct{ code, method string }{{code, auth.MethodPasswordTOTP}, {p.recoveryCode, auth.MethodRecoveryCode}} {
+		u, err := as.LoginPassword(ctx, p.tutor.Mail, pilotPassword, "192.0.2.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if need, err := as.SecondFactorRequired(ctx, u); err != nil || !need {
+			t.Fatalf("the tutor's sign-in does not ask for a code after the move: %v, %v", need, err)
+		}
+		token, err := as.BeginSecondFactor(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, method, err := as.FinishSecondFactor(ctx, token, second.code); err != nil || got.ID != p.tutor.ID || method != second.method {
+			t.Errorf("the tutor's second step (%s) after the move: %+v, %q, %v", second.method, got, method, err)
+		}
+	}
+
+	svc := lti.NewService(st, groups.NewService(st), lti.Options{})
+	p.toolKeys.Store(svc.Keys())
+	if u := p.launch(t, svc, tutorSubject); u.ID != p.tutor.ID {
+		t.Errorf("a launch after the move signs in %+v, not the tutor", u)
+	}
+	if ran, err := svc.RunOnce(ctx); err != nil || !ran {
+		t.Fatalf("the grade for the course after the move: ran %v, %v", ran, err)
+	}
+	scores := p.platform.Scores()
+	if len(scores) != 1 || scores[0].LineItem != p.column.ID || scores[0].Score["userId"] != anaSubject {
+		t.Fatalf("the platform's gradebook after the move: %+v (requests %v)", scores, p.platform.Requests())
 	}
 }
 
@@ -406,8 +619,10 @@ func bucketStore(t testing.TB, name string) media.Store {
 }
 
 // roundTrip moves a pilot (SQLite and a directory) to dest and back to a
-// new SQLite and directory: everything arrives and still works, a second
-// run copies nothing, and no password is printed.
+// new SQLite and directory: everything arrives and still works (signing
+// in with a second factor, an LTI launch and a grade sent to the course
+// at the end, as they write), a second run copies nothing, and no
+// password is printed.
 func roundTrip(t *testing.T, newDest func(t testing.TB) destination) {
 	p := newPilot(t) // first: it clears the environment
 	dest := newDest(t)
@@ -445,6 +660,7 @@ func roundTrip(t *testing.T, newDest func(t testing.TB) destination) {
 	again2 := mustMigrate(t, append(slices.Clone(dest.from), "--to", "sqlite://"+back)...)
 	copiedNothing(t, again2)
 	noSecret(t, r, again, r2, again2)
+	p.useAfterMove(t, lite)
 }
 
 func TestMigratePilotToPostgreSQLAndBack(t *testing.T) { roundTrip(t, postgresDestination) }
@@ -477,6 +693,7 @@ func TestMigrateInterruptedRunFinishes(t *testing.T) {
 			st, m := dest.open(t)
 			p.checkMoved(t, st, m)
 			copiedNothing(t, mustMigrate(t, args...))
+			p.useAfterMove(t, st)
 		})
 	}
 }

@@ -228,7 +228,7 @@ func (r *run) planMedia() error {
 	if len(conflicts) > 0 {
 		r.problem("audio: %d recordings hold other audio at the destination (e.g. %s); --overwrite replaces it with the source's", len(conflicts), sample(conflicts))
 	}
-	r.logf("plan: %-11s %6d in the source, %6d already at the destination, %6d to copy", "audio", m.Source, m.Present, m.ToCopy)
+	r.logf("plan: %-17s %6d in the source, %6d already at the destination, %6d to copy", "audio", m.Source, m.Present, m.ToCopy)
 	return nil
 }
 
@@ -279,7 +279,7 @@ func (r *run) copyMedia() error {
 	close(jobs)
 	wg.Wait()
 	if r.report.Media.Copied > 0 {
-		r.logf("copy: %-11s %6d recordings written", "audio", r.report.Media.Copied)
+		r.logf("copy: %-17s %6d recordings written", "audio", r.report.Media.Copied)
 	}
 	return firstErr
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 )
@@ -142,7 +143,7 @@ func (r *run) count(n int) error {
 func (r *run) planRecords() error {
 	for _, kind := range store.Kinds {
 		k := r.report.kind(kind)
-		var conflicts []string
+		var conflicts, claiming []string
 		err := eachPage(r.ctx, r.From.Store, kind, func(recs []store.Record) error {
 			k.Source += int64(len(recs))
 			keys := make([]string, len(recs))
@@ -159,20 +160,26 @@ func (r *run) planRecords() error {
 			}
 			for _, rec := range recs {
 				d, ok := byKey[rec.Key]
+				write := false
 				switch {
 				case !ok:
-					k.ToCopy++
-					r.toCopy[kind] = append(r.toCopy[kind], rec.Key)
+					write = true
 				case recordHash(d) == recordHash(rec):
 					k.Present++
 				default:
 					k.Different++
 					if r.Overwrite {
-						k.ToCopy++
-						r.toCopy[kind] = append(r.toCopy[kind], rec.Key)
+						write = true
 					} else {
 						conflicts = append(conflicts, rec.Key)
 					}
+				}
+				switch {
+				case !write:
+				case holdsClaim(rec):
+					claiming = append(claiming, rec.Key)
+				default:
+					r.toCopy[kind] = append(r.toCopy[kind], rec.Key)
 				}
 			}
 			return nil
@@ -180,6 +187,8 @@ func (r *run) planRecords() error {
 		if err != nil {
 			return err
 		}
+		r.toCopy[kind] = append(r.toCopy[kind], claiming...)
+		k.ToCopy = int64(len(r.toCopy[kind]))
 		if len(conflicts) > 0 {
 			r.problem("%s: %d records differ at the destination (e.g. %s); --overwrite replaces them with the source's", kind, len(conflicts), sample(conflicts))
 		}
@@ -191,9 +200,29 @@ func (r *run) planRecords() error {
 			r.problem("%s: the destination holds %d records the source does not have (migrate into an empty database: "+
 				"a server started on it first loads the demo case bank, for instance)", kind, extra)
 		}
-		r.logf("plan: %-11s %6d in the source, %6d already at the destination, %6d to copy", kind, k.Source, k.Present, k.ToCopy)
+		r.logf("plan: %-17s %6d in the source, %6d already at the destination, %6d to copy", kind, k.Source, k.Present, k.ToCopy)
 	}
 	return nil
+}
+
+// holdsClaim reports whether a record takes one of the claims a store
+// keeps unique beside the record's key: an active group (its tutor's one
+// active group, its students' memberships), an attempt in progress (its
+// student's one), the current LTI signing key. Such records are written
+// after the others of their kind, so that a record that gave its claim up
+// at the source since an earlier run (a group finalized, an attempt
+// finished, a key retired by a rotation) frees it at the destination
+// before another record takes it.
+func holdsClaim(rec store.Record) bool {
+	switch v := rec.Value.(type) {
+	case domain.Group:
+		return v.Status == domain.GroupActive
+	case domain.Attempt:
+		return v.Status == domain.AttemptInProgress
+	case domain.LTIKey:
+		return v.RetiredAt == nil
+	}
+	return false
 }
 
 func sample(keys []string) string {
@@ -256,7 +285,7 @@ func (r *run) copyRecords() error {
 			}
 		}
 		if k.Copied > 0 {
-			r.logf("copy: %-11s %6d records written", kind, k.Copied)
+			r.logf("copy: %-17s %6d records written", kind, k.Copied)
 		}
 	}
 	return nil

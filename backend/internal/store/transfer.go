@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,26 +19,42 @@ type Kind string
 
 // The kinds, each with the type of its Record.Value and its Record.Key.
 const (
-	KindUsers       Kind = "users"       // UserRecord; key: user ID
-	KindIdentities  Kind = "identities"  // domain.Identity; key: IdentityKey
-	KindDegrees     Kind = "degrees"     // domain.Degree; key: degree ID
-	KindGroups      Kind = "groups"      // domain.Group with its students (by email); key: group ID
-	KindCases       Kind = "cases"       // domain.Case; key: case ID
-	KindBlueprints  Kind = "blueprints"  // BlueprintRecord; key: degree ID
-	KindRubrics     Kind = "rubrics"     // RubricRecord; key: degree ID
-	KindMeta        Kind = "meta"        // MetaRecord; key: its key
-	KindAttempts    Kind = "attempts"    // domain.Attempt (Version as stored); key: attempt ID
-	KindRecordings  Kind = "recordings"  // RecordingRecord; key: RecordingKey
-	KindTranscripts Kind = "transcripts" // domain.Transcript; key: RecordingKey
-	KindJobs        Kind = "jobs"        // JobRecord; key: job ID
+	KindUsers           Kind = "users"             // UserRecord; key: user ID
+	KindMFA             Kind = "mfa"               // domain.MFA (TOTP secret, hashed recovery codes); key: user ID
+	KindIdentities      Kind = "identities"        // domain.Identity; key: IdentityKey
+	KindDegrees         Kind = "degrees"           // domain.Degree; key: degree ID
+	KindGroups          Kind = "groups"            // domain.Group with its students (by email); key: group ID
+	KindCases           Kind = "cases"             // domain.Case; key: case ID
+	KindBlueprints      Kind = "blueprints"        // BlueprintRecord; key: degree ID
+	KindRubrics         Kind = "rubrics"           // RubricRecord; key: degree ID
+	KindMeta            Kind = "meta"              // MetaRecord; key: its key
+	KindLTIPlatforms    Kind = "lti_platforms"     // domain.LTIPlatform; key: platform ID
+	KindLTIKeys         Kind = "lti_keys"          // domain.LTIKey, private key included; key: key ID (kid)
+	KindLTICourses      Kind = "lti_courses"       // domain.LTICourse (LaunchedAt unset); key: course ID
+	KindLTICourseTutors Kind = "lti_course_tutors" // LTICourseTutorRecord; key: LTICourseTutorKey
+	KindLTISubjects     Kind = "lti_subjects"      // domain.LTISubject; key: LTISubjectKey
+	KindLTIGroupLinks   Kind = "lti_group_links"   // domain.LTIGroupLink; key: group ID
+	KindAttempts        Kind = "attempts"          // domain.Attempt (Version as stored); key: attempt ID
+	KindRecordings      Kind = "recordings"        // RecordingRecord; key: RecordingKey
+	KindTranscripts     Kind = "transcripts"       // domain.Transcript; key: RecordingKey
+	KindJobs            Kind = "jobs"              // JobRecord; key: job ID
 )
 
 // Kinds lists every kind in the order an import must follow: what a record
-// refers to (the user of an identity or an attempt, the degree of a group
-// or a case, the attempt of a recording, the recording of a transcript)
-// comes before it. Sessions are not a kind: they are not migrated.
+// refers to (the user of a second factor, an identity or an attempt, the
+// degree of a group or a case, the course and the user of a course's
+// tutor, the group and the course of a group link, the attempt of a
+// recording, the recording of a transcript) comes before it.
+//
+// Some data is not a kind. Sessions, one-time tokens (reset links, sign-ins
+// waiting for a code), rate-limit counters and LTI single-use records are
+// short-lived and not migrated. Active memberships and storage totals are
+// derived on import: a group claims its students' memberships as
+// CreateGroup does, a recording counts its chunks for its student as
+// AddChunk does (docs/migrate-data.md, "What is copied").
 var Kinds = []Kind{
-	KindUsers, KindIdentities, KindDegrees, KindGroups, KindCases, KindBlueprints, KindRubrics, KindMeta,
+	KindUsers, KindMFA, KindIdentities, KindDegrees, KindGroups, KindCases, KindBlueprints, KindRubrics, KindMeta,
+	KindLTIPlatforms, KindLTIKeys, KindLTICourses, KindLTICourseTutors, KindLTISubjects, KindLTIGroupLinks,
 	KindAttempts, KindRecordings, KindTranscripts, KindJobs,
 }
 
@@ -86,15 +103,36 @@ type JobRecord struct {
 	UpdatedAt   time.Time
 }
 
-// IdentityKey is the key of an identity (provider names hold no "/").
-func IdentityKey(provider, subject string) string { return provider + "/" + subject }
+// LTICourseTutorRecord is a tutor's launch from a course as its
+// instructor: the course, the user, and when they last launched.
+type LTICourseTutorRecord struct {
+	CourseID, UserID string
+	LaunchedAt       time.Time
+}
+
+// IdentityKey is the key of an identity. Its provider is path-escaped:
+// an LTI identity's provider is "lti:" and the platform's issuer URL.
+func IdentityKey(provider, subject string) string { return url.PathEscape(provider) + "/" + subject }
 
 // RecordingKey is the key of a recording or of its transcript.
 func RecordingKey(attemptID, recordingID string) string { return attemptID + "/" + recordingID }
 
-// SplitKey splits an IdentityKey or a RecordingKey at its first "/".
+// LTICourseTutorKey is the key of a tutor's link to a course.
+func LTICourseTutorKey(courseID, userID string) string { return courseID + "/" + userID }
+
+// LTISubjectKey is the key of a person's subject on a platform, by their
+// normalized email (platform IDs hold no "/").
+func LTISubjectKey(platformID, email string) string { return platformID + "/" + email }
+
+// SplitKey splits a key of two parts (IdentityKey, RecordingKey,
+// LTICourseTutorKey, LTISubjectKey) at its first "/" and unescapes the
+// first part (the IDs that begin the other keys read the same escaped or
+// not).
 func SplitKey(key string) (first, second string) {
 	first, second, _ = strings.Cut(key, "/")
+	if f, err := url.PathUnescape(first); err == nil {
+		first = f
+	}
 	return first, second
 }
 
@@ -122,8 +160,13 @@ type Importer interface {
 	// stored whole or not at all; a call may store some records and fail
 	// on a later one. A record that would break a uniqueness rule held by
 	// another record (a mail, a degree name, a case title in its degree,
-	// a tutor's active group, a student's attempt in progress, a job's
-	// subject) is refused with domain.ErrConflict.
+	// a tutor's active group, a student's membership of an active group,
+	// a student's attempt in progress, a job's subject, a platform's
+	// issuer and client ID, the one current LTI key) is refused with
+	// domain.ErrConflict. What the store derives is kept as its own
+	// methods keep it: an imported group claims (or, no longer active,
+	// gives up) its students' memberships, and an imported recording's
+	// chunks count in its student's storage in place of those it replaces.
 	ImportRecords(ctx context.Context, records []Record) error
 }
 

@@ -111,6 +111,10 @@ func (s *Store) DeleteLTIPlatform(ctx context.Context, id string) error {
 	})
 }
 
+func keyFields(k domain.LTIKey) map[string]any {
+	return map[string]any{"privateKey": k.PrivateKeyPEM, "createdAt": ts(k.CreatedAt), "retiredAt": tsPtr(k.RetiredAt)}
+}
+
 func keyFrom(d doc) (domain.LTIKey, error) {
 	f := d.data
 	return domain.LTIKey{ID: d.ref.ID, PrivateKeyPEM: f.str("privateKey"), CreatedAt: f.time("createdAt"), RetiredAt: f.timePtr("retiredAt")}, nil
@@ -133,7 +137,7 @@ func (s *Store) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Ti
 				t.update(d, map[string]any{"retiredAt": ts(retireAt)})
 			}
 		}
-		t.create(ref, map[string]any{"privateKey": k.PrivateKeyPEM, "createdAt": ts(k.CreatedAt), "retiredAt": tsPtr(k.RetiredAt)})
+		t.create(ref, keyFields(k))
 		return nil
 	})
 }
@@ -249,9 +253,13 @@ func (s *Store) GetLTICourse(ctx context.Context, id string) (domain.LTICourse, 
 	return one(d, courseFrom)
 }
 
+func courseTutorFields(courseID, userID string, at time.Time) map[string]any {
+	return map[string]any{"courseId": courseID, "userId": userID, "launchedAt": ts(at)}
+}
+
 func (s *Store) LinkLTICourseTutor(ctx context.Context, courseID, userID string, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		t.set(s.ref(colLTICourseTutors, courseID, userID), map[string]any{"courseId": courseID, "userId": userID, "launchedAt": ts(at)})
+		t.set(s.ref(colLTICourseTutors, courseID, userID), courseTutorFields(courseID, userID, at))
 		return nil
 	})
 }
@@ -293,27 +301,34 @@ func (s *Store) ListLTICoursesOfTutor(ctx context.Context, userID string) ([]dom
 	return out, nil
 }
 
+func (s *Store) subjectRef(platformID, email string) *firestoreRef {
+	return s.ref(colLTISubjects, platformID, domain.NormalizeEmail(email))
+}
+
+func subjectFields(sub domain.LTISubject) map[string]any {
+	return map[string]any{"platformId": sub.PlatformID, "email": domain.NormalizeEmail(sub.Email), "subject": sub.Subject, "updatedAt": ts(sub.UpdatedAt)}
+}
+
+func subjectFrom(d doc) (domain.LTISubject, error) {
+	f := d.data
+	return domain.LTISubject{PlatformID: f.str("platformId"), Email: f.str("email"), Subject: f.str("subject"), UpdatedAt: f.time("updatedAt")}, nil
+}
+
 func (s *Store) PutLTISubjects(ctx context.Context, subjects []domain.LTISubject) error {
 	return s.write(ctx, func(t *txn) error {
 		for _, sub := range subjects {
-			email := domain.NormalizeEmail(sub.Email)
-			t.set(s.ref(colLTISubjects, sub.PlatformID, email), map[string]any{
-				"platformId": sub.PlatformID, "email": email, "subject": sub.Subject, "updatedAt": ts(sub.UpdatedAt),
-			})
+			t.set(s.subjectRef(sub.PlatformID, sub.Email), subjectFields(sub))
 		}
 		return nil
 	})
 }
 
 func (s *Store) LTISubjectByEmail(ctx context.Context, platformID, email string) (domain.LTISubject, error) {
-	d, err := s.read().get(ctx, s.ref(colLTISubjects, platformID, domain.NormalizeEmail(email)))
+	d, err := s.read().get(ctx, s.subjectRef(platformID, email))
 	if err != nil {
 		return domain.LTISubject{}, err
 	}
-	return one(d, func(d doc) (domain.LTISubject, error) {
-		f := d.data
-		return domain.LTISubject{PlatformID: f.str("platformId"), Email: f.str("email"), Subject: f.str("subject"), UpdatedAt: f.time("updatedAt")}, nil
-	})
+	return one(d, subjectFrom)
 }
 
 // PutLTIGroupLink keeps the first CreatedAt of a link it replaces, as the
@@ -325,14 +340,24 @@ func (s *Store) PutLTIGroupLink(ctx context.Context, l domain.LTIGroupLink) erro
 		if err != nil {
 			return err
 		}
-		created := ts(l.CreatedAt)
+		f := groupLinkFields(l)
 		if d.exists {
-			created = d.data["createdAt"]
+			f["createdAt"] = d.data["createdAt"]
 		}
-		t.set(ref, map[string]any{"courseId": l.CourseID, "lineItemUrl": l.LineItemURL, "lineItemLabel": l.LineItemLabel,
-			"createdAt": created, "updatedAt": ts(l.UpdatedAt)})
+		t.set(ref, f)
 		return nil
 	})
+}
+
+func groupLinkFields(l domain.LTIGroupLink) map[string]any {
+	return map[string]any{"courseId": l.CourseID, "lineItemUrl": l.LineItemURL, "lineItemLabel": l.LineItemLabel,
+		"createdAt": ts(l.CreatedAt), "updatedAt": ts(l.UpdatedAt)}
+}
+
+func groupLinkFrom(d doc) (domain.LTIGroupLink, error) {
+	f := d.data
+	return domain.LTIGroupLink{GroupID: d.ref.ID, CourseID: f.str("courseId"), LineItemURL: f.str("lineItemUrl"),
+		LineItemLabel: f.str("lineItemLabel"), CreatedAt: f.time("createdAt"), UpdatedAt: f.time("updatedAt")}, nil
 }
 
 func (s *Store) GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTIGroupLink, error) {
@@ -340,11 +365,7 @@ func (s *Store) GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTI
 	if err != nil {
 		return domain.LTIGroupLink{}, err
 	}
-	return one(d, func(d doc) (domain.LTIGroupLink, error) {
-		f := d.data
-		return domain.LTIGroupLink{GroupID: d.ref.ID, CourseID: f.str("courseId"), LineItemURL: f.str("lineItemUrl"),
-			LineItemLabel: f.str("lineItemLabel"), CreatedAt: f.time("createdAt"), UpdatedAt: f.time("updatedAt")}, nil
-	})
+	return one(d, groupLinkFrom)
 }
 
 // GetJobBySubject finds the job through its jobSubjects key.

@@ -2,6 +2,7 @@ package firestore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -107,6 +108,19 @@ var transferKinds = map[store.Kind]transferKind{
 		},
 		writes: func(any) int { return 4 },
 	},
+	store.KindMFA: {
+		coll: colMFA, ref: byID(colMFA),
+		decode: each(store.KindMFA, func(d doc) (store.Record, error) {
+			m, err := mfaFrom(d)
+			return store.Record{Key: m.UserID, Value: m}, err
+		}),
+		put: func(_ context.Context, s *Store, t *txn, v any) error {
+			m := v.(domain.MFA)
+			t.set(s.ref(colMFA, m.UserID), mfaFields(m))
+			return nil
+		},
+		writes: oneWrite,
+	},
 	store.KindIdentities: {
 		coll: colIdentities,
 		ref: func(s *Store, key string) *firestoreRef {
@@ -172,6 +186,9 @@ var transferKinds = map[store.Kind]transferKind{
 			if err := s.putActiveGroupLock(ctx, t, g); err != nil {
 				return err
 			}
+			if err := s.putMemberships(ctx, t, g); err != nil {
+				return err
+			}
 			ref := s.ref(colGroups, g.ID)
 			t.set(ref, groupFields(g))
 			students := dedupe(g.Estudiantes)
@@ -183,7 +200,9 @@ var transferKinds = map[store.Kind]transferKind{
 			}
 			return s.deleteOthers(ctx, t, subcollection(ref, colMembers), keep)
 		},
-		writes: func(v any) int { return 3 + len(v.(domain.Group).Estudiantes) },
+		// The group, its tutor's lock, and per student a member and a
+		// membership document.
+		writes: func(v any) int { return 3 + 2*len(v.(domain.Group).Estudiantes) },
 	},
 	store.KindCases: {
 		coll: colCases, ref: byID(colCases),
@@ -250,6 +269,122 @@ var transferKinds = map[store.Kind]transferKind{
 		put: func(ctx context.Context, s *Store, t *txn, v any) error {
 			m := v.(store.MetaRecord)
 			return s.SetMeta(ctx, m.Key, m.Value)
+		},
+		writes: oneWrite,
+	},
+	store.KindLTIPlatforms: {
+		coll: colLTIPlatforms, ref: byID(colLTIPlatforms),
+		decode: each(store.KindLTIPlatforms, func(d doc) (store.Record, error) {
+			p, err := platformFrom(d)
+			return store.Record{Key: p.ID, Value: p}, err
+		}),
+		put: func(ctx context.Context, s *Store, t *txn, v any) error {
+			p := v.(domain.LTIPlatform)
+			ref := s.ref(colLTIPlatforms, p.ID)
+			d, err := t.get(ctx, ref)
+			if err != nil {
+				return err
+			}
+			keyOf := func(issuer, clientID string) *firestoreRef { return s.ref(colLTIPlatformKeys, issuer, clientID) }
+			if old := keyOf(d.data.str("issuer"), d.data.str("clientId")); d.exists && old.Path != keyOf(p.Issuer, p.ClientID).Path {
+				if err := s.releaseKey(ctx, t, old, "platformId", p.ID); err != nil {
+					return err
+				}
+			}
+			if err := s.claimKey(ctx, t, keyOf(p.Issuer, p.ClientID), "platformId", p.ID); err != nil {
+				return fmt.Errorf("platform %s with client id %s: %w", p.Issuer, p.ClientID, err)
+			}
+			t.set(ref, platformFields(p))
+			return nil
+		},
+		writes: func(any) int { return 3 },
+	},
+	store.KindLTIKeys: {
+		coll: colLTIKeys, ref: byID(colLTIKeys),
+		decode: each(store.KindLTIKeys, func(d doc) (store.Record, error) {
+			k, err := keyFrom(d)
+			return store.Record{Key: k.ID, Value: k}, err
+		}),
+		// At most one key is current, as AddLTIKey keeps it: every key is
+		// read (there are a handful).
+		put: func(ctx context.Context, s *Store, t *txn, v any) error {
+			k := v.(domain.LTIKey)
+			ref := s.ref(colLTIKeys, k.ID)
+			if k.RetiredAt == nil {
+				keys, err := t.query(ctx, collection(colLTIKeys))
+				if err != nil {
+					return err
+				}
+				for _, d := range keys {
+					if d.ref.ID != ref.ID && d.data["retiredAt"] == nil {
+						return fmt.Errorf("key %s is current: %w", d.ref.ID, domain.ErrConflict)
+					}
+				}
+			}
+			t.set(ref, keyFields(k))
+			return nil
+		},
+		writes: oneWrite,
+	},
+	store.KindLTICourses: {
+		coll: colLTICourses, ref: byID(colLTICourses),
+		decode: each(store.KindLTICourses, func(d doc) (store.Record, error) {
+			c, err := courseFrom(d)
+			return store.Record{Key: c.ID, Value: c}, err
+		}),
+		put: func(_ context.Context, s *Store, t *txn, v any) error {
+			c := v.(domain.LTICourse)
+			t.set(s.ref(colLTICourses, c.ID), courseFields(c))
+			return nil
+		},
+		writes: oneWrite,
+	},
+	store.KindLTICourseTutors: {
+		coll: colLTICourseTutors,
+		ref: func(s *Store, key string) *firestoreRef {
+			course, user := store.SplitKey(key)
+			return s.ref(colLTICourseTutors, course, user)
+		},
+		decode: each(store.KindLTICourseTutors, func(d doc) (store.Record, error) {
+			r := store.LTICourseTutorRecord{CourseID: d.data.str("courseId"), UserID: d.data.str("userId"), LaunchedAt: d.data.time("launchedAt")}
+			return store.Record{Key: store.LTICourseTutorKey(r.CourseID, r.UserID), Value: r}, nil
+		}),
+		put: func(_ context.Context, s *Store, t *txn, v any) error {
+			r := v.(store.LTICourseTutorRecord)
+			t.set(s.ref(colLTICourseTutors, r.CourseID, r.UserID), courseTutorFields(r.CourseID, r.UserID, r.LaunchedAt))
+			return nil
+		},
+		writes: oneWrite,
+	},
+	store.KindLTISubjects: {
+		coll: colLTISubjects,
+		ref: func(s *Store, key string) *firestoreRef {
+			platform, email := store.SplitKey(key)
+			return s.subjectRef(platform, email)
+		},
+		decode: each(store.KindLTISubjects, func(d doc) (store.Record, error) {
+			sub, err := subjectFrom(d)
+			return store.Record{Key: store.LTISubjectKey(sub.PlatformID, sub.Email), Value: sub}, err
+		}),
+		put: func(_ context.Context, s *Store, t *txn, v any) error {
+			sub := v.(domain.LTISubject)
+			t.set(s.subjectRef(sub.PlatformID, sub.Email), subjectFields(sub))
+			return nil
+		},
+		writes: oneWrite,
+	},
+	store.KindLTIGroupLinks: {
+		coll: colLTIGroupLinks, ref: byID(colLTIGroupLinks),
+		decode: each(store.KindLTIGroupLinks, func(d doc) (store.Record, error) {
+			l, err := groupLinkFrom(d)
+			return store.Record{Key: l.GroupID, Value: l}, err
+		}),
+		// Replaced whole, its creation time included (PutLTIGroupLink
+		// keeps the first one).
+		put: func(_ context.Context, s *Store, t *txn, v any) error {
+			l := v.(domain.LTIGroupLink)
+			t.set(s.ref(colLTIGroupLinks, l.GroupID), groupLinkFields(l))
+			return nil
 		},
 		writes: oneWrite,
 	},
@@ -331,10 +466,14 @@ var transferKinds = map[store.Kind]transferKind{
 				keep[cref.Path] = true
 				t.set(cref, chunkFields(c))
 			}
+			if err := s.countImportedBytes(ctx, t, ref, rec); err != nil {
+				return err
+			}
 			t.set(ref, recordingFields(rec))
 			return s.deleteOthers(ctx, t, subcollection(ref, colChunks), keep)
 		},
-		writes: func(v any) int { return 1 + len(v.(store.RecordingRecord).Chunks) },
+		// The recording, its chunks and its student's storage total.
+		writes: func(v any) int { return 2 + len(v.(store.RecordingRecord).Chunks) },
 	},
 	store.KindTranscripts: {
 		coll: colTranscripts, group: true,
@@ -599,6 +738,52 @@ func (s *Store) putActiveGroupLock(ctx context.Context, t *txn, g domain.Group) 
 		return err
 	}
 	t.set(lock, map[string]any{"groupId": g.ID})
+	return nil
+}
+
+// putMemberships keeps activeMembers/{email} right for g: the students of
+// an active group are its members, claimed as CreateGroup claims them
+// (domain.ErrConflict when one is a member of another active group), and
+// a membership g no longer gives (the student left, the group was
+// finalized) ends.
+func (s *Store) putMemberships(ctx context.Context, t *txn, g domain.Group) error {
+	keep := map[string]bool{}
+	if g.Status == domain.GroupActive {
+		students := dedupe(g.Estudiantes)
+		err := s.claimMemberships(ctx, t, g.ID, students)
+		if taken := (*store.MembersTakenError)(nil); errors.As(err, &taken) {
+			return fmt.Errorf("%w: %w", err, domain.ErrConflict)
+		} else if err != nil {
+			return err
+		}
+		for _, st := range students {
+			keep[s.membershipRef(st.Email).Path] = true
+		}
+	}
+	return s.deleteOthers(ctx, t, collection(colActiveMembers).whereEq("groupId", g.ID), keep)
+}
+
+// countImportedBytes keeps the storage total of the student of rec's
+// attempt right when the recording at ref is replaced by rec: as
+// DeleteChunks and AddChunk do, the document (when it exists) loses the
+// bytes of the chunks replaced and gains those of rec's. A student
+// without one has it made from their recordings when it is first needed
+// (storageUsed), this one included.
+func (s *Store) countImportedBytes(ctx context.Context, t *txn, ref *firestoreRef, rec domain.Recording) error {
+	docs, err := t.getAll(ctx, []*firestoreRef{ref, s.ref(colAttempts, rec.AttemptID)})
+	if err != nil {
+		return err
+	}
+	old, attempt := docs[0], docs[1]
+	delta := rec.Bytes - old.data.int("bytes")
+	if delta == 0 || attempt.data.str("studentId") == "" {
+		return nil
+	}
+	usage, err := t.get(ctx, s.ref(colStorage, attempt.data.str("studentId")))
+	if err != nil || !usage.exists {
+		return err
+	}
+	t.update(usage, map[string]any{"bytes": max(usage.data.int("bytes")+delta, 0)})
 	return nil
 }
 

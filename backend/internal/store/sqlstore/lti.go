@@ -53,11 +53,16 @@ func scanPlatform(r scanner) (domain.LTIPlatform, error) {
 	return p, nil
 }
 
+func platformArgs(p domain.LTIPlatform) []any {
+	return []any{p.ID, p.Issuer, p.ClientID, jsonList(p.DeploymentIDs), p.AuthURL, p.TokenURL, p.JWKSURL, jsonList(p.FrameOrigins),
+		p.AllowTutors, ms(p.CreatedAt)}
+}
+
 func (s *DB) CreateLTIPlatform(ctx context.Context, p domain.LTIPlatform) error {
 	// DO NOTHING rather than a failed insert: in PostgreSQL a unique
 	// violation would abort an enclosing transaction.
 	res, err := s.exec(ctx, `INSERT INTO lti_platforms (`+platformColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-		p.ID, p.Issuer, p.ClientID, jsonList(p.DeploymentIDs), p.AuthURL, p.TokenURL, p.JWKSURL, jsonList(p.FrameOrigins), p.AllowTutors, ms(p.CreatedAt))
+		platformArgs(p)...)
 	if err != nil {
 		return err
 	}
@@ -111,7 +116,7 @@ func (s *DB) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time)
 			if _, err := tx.exec(ctx, `UPDATE lti_keys SET retired_at = ? WHERE retired_at IS NULL`, ms(retireAt)); err != nil {
 				return err
 			}
-			_, err := tx.exec(ctx, `INSERT INTO lti_keys (id, private_key, created_at, retired_at) VALUES (?, ?, ?, ?)`,
+			_, err := tx.exec(ctx, `INSERT INTO lti_keys (`+ltiKeyColumns+`) VALUES (?, ?, ?, ?)`,
 				k.ID, k.PrivateKeyPEM, ms(k.CreatedAt), nullMS(k.RetiredAt))
 			return err
 		})
@@ -122,23 +127,31 @@ func (s *DB) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time)
 }
 
 func (s *DB) ListLTIKeys(ctx context.Context) ([]domain.LTIKey, error) {
-	rows, err := s.query(ctx, `SELECT id, private_key, created_at, retired_at FROM lti_keys ORDER BY created_at DESC, id DESC`)
+	rows, err := s.query(ctx, `SELECT `+ltiKeyColumns+` FROM lti_keys ORDER BY created_at DESC, id DESC`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []domain.LTIKey
 	for rows.Next() {
-		var k domain.LTIKey
-		var created int64
-		var retired sql.NullInt64
-		if err := rows.Scan(&k.ID, &k.PrivateKeyPEM, &created, &retired); err != nil {
+		k, err := scanLTIKey(rows)
+		if err != nil {
 			return nil, err
 		}
-		k.CreatedAt, k.RetiredAt = fromMS(created), fromNullMS(retired)
 		out = append(out, k)
 	}
 	return out, rows.Err()
+}
+
+const ltiKeyColumns = `id, private_key, created_at, retired_at`
+
+func scanLTIKey(r scanner) (domain.LTIKey, error) {
+	var k domain.LTIKey
+	var created int64
+	var retired sql.NullInt64
+	err := r.Scan(&k.ID, &k.PrivateKeyPEM, &created, &retired)
+	k.CreatedAt, k.RetiredAt = fromMS(created), fromNullMS(retired)
+	return k, err
 }
 
 func (s *DB) PutLTIOnce(ctx context.Context, o domain.LTIOnce) error {
@@ -281,34 +294,51 @@ func dedupeSubjects(in []domain.LTISubject) []domain.LTISubject {
 	return out
 }
 
-func (s *DB) LTISubjectByEmail(ctx context.Context, platformID, email string) (domain.LTISubject, error) {
-	sub := domain.LTISubject{PlatformID: platformID}
+const subjectColumns = `platform_id, email, subject, updated_at`
+
+func scanSubject(r scanner) (domain.LTISubject, error) {
+	var sub domain.LTISubject
 	var updated int64
-	err := s.queryRow(ctx, `SELECT email, subject, updated_at FROM lti_subjects WHERE platform_id = ? AND email = ?`,
-		platformID, domain.NormalizeEmail(email)).Scan(&sub.Email, &sub.Subject, &updated)
+	err := r.Scan(&sub.PlatformID, &sub.Email, &sub.Subject, &updated)
+	sub.UpdatedAt = fromMS(updated)
+	return sub, err
+}
+
+func (s *DB) LTISubjectByEmail(ctx context.Context, platformID, email string) (domain.LTISubject, error) {
+	sub, err := scanSubject(s.queryRow(ctx, `SELECT `+subjectColumns+` FROM lti_subjects WHERE platform_id = ? AND email = ?`,
+		platformID, domain.NormalizeEmail(email)))
 	if err != nil {
 		return domain.LTISubject{}, s.mapErr(err)
 	}
-	sub.UpdatedAt = fromMS(updated)
 	return sub, nil
 }
 
+const groupLinkColumns = `group_id, course_id, lineitem_url, lineitem_label, created_at, updated_at`
+
+func groupLinkArgs(l domain.LTIGroupLink) []any {
+	return []any{l.GroupID, l.CourseID, l.LineItemURL, l.LineItemLabel, ms(l.CreatedAt), ms(l.UpdatedAt)}
+}
+
+func scanGroupLink(r scanner) (domain.LTIGroupLink, error) {
+	var l domain.LTIGroupLink
+	var created, updated int64
+	err := r.Scan(&l.GroupID, &l.CourseID, &l.LineItemURL, &l.LineItemLabel, &created, &updated)
+	l.CreatedAt, l.UpdatedAt = fromMS(created), fromMS(updated)
+	return l, err
+}
+
 func (s *DB) PutLTIGroupLink(ctx context.Context, l domain.LTIGroupLink) error {
-	_, err := s.exec(ctx, `INSERT INTO lti_group_links (group_id, course_id, lineitem_url, lineitem_label, created_at, updated_at)
+	_, err := s.exec(ctx, `INSERT INTO lti_group_links (`+groupLinkColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (group_id) DO UPDATE SET course_id = excluded.course_id,
 		lineitem_url = excluded.lineitem_url, lineitem_label = excluded.lineitem_label, updated_at = excluded.updated_at`,
-		l.GroupID, l.CourseID, l.LineItemURL, l.LineItemLabel, ms(l.CreatedAt), ms(l.UpdatedAt))
+		groupLinkArgs(l)...)
 	return s.mapErr(err)
 }
 
 func (s *DB) GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTIGroupLink, error) {
-	l := domain.LTIGroupLink{GroupID: groupID}
-	var created, updated int64
-	err := s.queryRow(ctx, `SELECT course_id, lineitem_url, lineitem_label, created_at, updated_at FROM lti_group_links WHERE group_id = ?`,
-		groupID).Scan(&l.CourseID, &l.LineItemURL, &l.LineItemLabel, &created, &updated)
+	l, err := scanGroupLink(s.queryRow(ctx, `SELECT `+groupLinkColumns+` FROM lti_group_links WHERE group_id = ?`, groupID))
 	if err != nil {
 		return domain.LTIGroupLink{}, s.mapErr(err)
 	}
-	l.CreatedAt, l.UpdatedAt = fromMS(created), fromMS(updated)
 	return l, nil
 }

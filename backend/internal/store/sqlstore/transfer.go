@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -53,6 +54,29 @@ var transferKinds = map[store.Kind]transferKind{
 				u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role),
 				ms(u.CreatedAt), lastLogin, r.PasswordHash)
 			return err
+		},
+	},
+	store.KindMFA: {
+		from: "user_mfa", columns: "user_id", key: []string{"user_id"},
+		scan: func(r scanner) (store.Record, error) {
+			var id string
+			err := r.Scan(&id)
+			return store.Record{Kind: store.KindMFA, Key: id}, err
+		},
+		// The second factor is read as sign-in reads it, recovery codes
+		// included.
+		fill: func(ctx context.Context, s *DB, recs []store.Record) error {
+			for i, rec := range recs {
+				m, err := s.GetMFA(ctx, rec.Key)
+				if err != nil {
+					return err
+				}
+				recs[i].Value = m
+			}
+			return nil
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			return tx.PutMFA(ctx, v.(domain.MFA))
 		},
 	},
 	store.KindIdentities: {
@@ -109,8 +133,10 @@ var transferKinds = map[store.Kind]transferKind{
 			if _, err := tx.exec(ctx, `DELETE FROM group_students WHERE group_id = ?`, g.ID); err != nil {
 				return err
 			}
-			_, err := tx.insertStudents(ctx, g.ID, g.Estudiantes)
-			return err
+			if _, err := tx.insertStudents(ctx, g.ID, g.Estudiantes); err != nil {
+				return err
+			}
+			return tx.putMemberships(ctx, g)
 		},
 	},
 	store.KindCases: {
@@ -164,6 +190,78 @@ var transferKinds = map[store.Kind]transferKind{
 			return tx.SetMeta(ctx, m.Key, m.Value)
 		},
 	},
+	store.KindLTIPlatforms: {
+		from: "lti_platforms", columns: platformColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			p, err := scanPlatform(r)
+			return store.Record{Kind: store.KindLTIPlatforms, Key: p.ID, Value: p}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			_, err := tx.exec(ctx, upsert("lti_platforms", platformColumns, "id"), platformArgs(v.(domain.LTIPlatform))...)
+			return err
+		},
+	},
+	store.KindLTIKeys: {
+		from: "lti_keys", columns: ltiKeyColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			k, err := scanLTIKey(r)
+			return store.Record{Kind: store.KindLTIKeys, Key: k.ID, Value: k}, err
+		},
+		// A second current key breaks the index lti_keys_one_current:
+		// domain.ErrConflict.
+		put: func(ctx context.Context, tx *DB, v any) error {
+			k := v.(domain.LTIKey)
+			_, err := tx.exec(ctx, upsert("lti_keys", ltiKeyColumns, "id"), k.ID, k.PrivateKeyPEM, ms(k.CreatedAt), nullMS(k.RetiredAt))
+			return err
+		},
+	},
+	store.KindLTICourses: {
+		from: "lti_courses", columns: courseColumns, key: []string{"id"},
+		scan: func(r scanner) (store.Record, error) {
+			c, err := scanCourse(r)
+			return store.Record{Kind: store.KindLTICourses, Key: c.ID, Value: c}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			return tx.PutLTICourse(ctx, v.(domain.LTICourse))
+		},
+	},
+	store.KindLTICourseTutors: {
+		from: "lti_course_tutors", columns: "course_id, user_id, launched_at", key: []string{"course_id", "user_id"},
+		scan: func(r scanner) (store.Record, error) {
+			var t store.LTICourseTutorRecord
+			var launched int64
+			err := r.Scan(&t.CourseID, &t.UserID, &launched)
+			t.LaunchedAt = fromMS(launched)
+			return store.Record{Kind: store.KindLTICourseTutors, Key: store.LTICourseTutorKey(t.CourseID, t.UserID), Value: t}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			t := v.(store.LTICourseTutorRecord)
+			return tx.LinkLTICourseTutor(ctx, t.CourseID, t.UserID, t.LaunchedAt)
+		},
+	},
+	store.KindLTISubjects: {
+		from: "lti_subjects", columns: subjectColumns, key: []string{"platform_id", "email"},
+		scan: func(r scanner) (store.Record, error) {
+			sub, err := scanSubject(r)
+			return store.Record{Kind: store.KindLTISubjects, Key: store.LTISubjectKey(sub.PlatformID, sub.Email), Value: sub}, err
+		},
+		put: func(ctx context.Context, tx *DB, v any) error {
+			return tx.PutLTISubjects(ctx, []domain.LTISubject{v.(domain.LTISubject)})
+		},
+	},
+	store.KindLTIGroupLinks: {
+		from: "lti_group_links", columns: groupLinkColumns, key: []string{"group_id"},
+		scan: func(r scanner) (store.Record, error) {
+			l, err := scanGroupLink(r)
+			return store.Record{Kind: store.KindLTIGroupLinks, Key: l.GroupID, Value: l}, err
+		},
+		// Replaced whole, its creation time included (PutLTIGroupLink
+		// keeps the first one).
+		put: func(ctx context.Context, tx *DB, v any) error {
+			_, err := tx.exec(ctx, upsert("lti_group_links", groupLinkColumns, "group_id"), groupLinkArgs(v.(domain.LTIGroupLink))...)
+			return err
+		},
+	},
 	store.KindAttempts: {
 		from: "attempts", columns: attemptColumns, key: []string{"id"},
 		scan: func(r scanner) (store.Record, error) {
@@ -200,10 +298,15 @@ var transferKinds = map[store.Kind]transferKind{
 			if _, err := tx.exec(ctx, upsert("recordings", recordingRowColumns, "attempt_id, id"), recordingRow(rec)...); err != nil {
 				return err
 			}
+			// DeleteChunks gives the replaced chunks' bytes back to the
+			// student's storage total; the imported ones are counted in.
 			if err := tx.DeleteChunks(ctx, rec.AttemptID, rec.ID); err != nil {
 				return err
 			}
-			return tx.insertChunks(ctx, rec.AttemptID, rec.ID, r.Chunks)
+			if err := tx.insertChunks(ctx, rec.AttemptID, rec.ID, r.Chunks); err != nil {
+				return err
+			}
+			return tx.countImportedChunks(ctx, rec.AttemptID, r.Chunks)
 		},
 	},
 	store.KindTranscripts: {
@@ -436,3 +539,43 @@ type extraScanner struct {
 }
 
 func (e extraScanner) Scan(dest ...any) error { return e.r.Scan(append(dest, e.more...)...) }
+
+// putMemberships makes active_memberships say what g says: the students
+// of an active group are its members, claimed as CreateGroup claims them
+// (domain.ErrConflict when one is a member of another active group), and
+// a membership g no longer gives (the student left, the group was
+// finalized) ends.
+func (s *DB) putMemberships(ctx context.Context, g domain.Group) error {
+	if _, err := s.exec(ctx, `DELETE FROM active_memberships WHERE group_id = ?`, g.ID); err != nil {
+		return err
+	}
+	if g.Status != domain.GroupActive {
+		return nil
+	}
+	err := s.claimMemberships(ctx, g.ID, dedupeStudents(g.Estudiantes))
+	if taken := (*store.MembersTakenError)(nil); errors.As(err, &taken) {
+		return fmt.Errorf("%w: %w", err, domain.ErrConflict)
+	}
+	return err
+}
+
+// countImportedChunks adds chunks of an attempt's recording to its
+// student's storage total, as AddChunk counts each.
+func (s *DB) countImportedChunks(ctx context.Context, attemptID string, chunks []domain.ChunkInfo) error {
+	var bytes int64
+	for _, c := range chunks {
+		bytes += c.Bytes
+	}
+	if bytes == 0 {
+		return nil
+	}
+	var student string
+	if err := s.queryRow(ctx, `SELECT student_id FROM attempts WHERE id = ?`, attemptID).Scan(&student); err != nil {
+		return fmt.Errorf("attempt %s: %w", attemptID, s.mapErr(err))
+	}
+	if err := s.lockStorage(ctx, student); err != nil {
+		return err
+	}
+	_, err := s.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, bytes, student)
+	return err
+}

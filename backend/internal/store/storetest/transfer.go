@@ -3,8 +3,10 @@ package storetest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,10 +17,13 @@ import (
 // testTransfer checks the export and import the migration uses: every
 // kind pages completely, keys find the same records, an import into an
 // empty store reproduces the source record for record and keeps its rules
-// (unique mails, titles, active groups, attempts in progress, job
-// subjects), importing again changes nothing, a changed record replaces
-// the stored one (its old keys freed), and a record that would break a
-// rule held by another is refused whole.
+// (unique mails, titles, active groups and memberships, attempts in
+// progress, job subjects, platforms, the current LTI key) and what it
+// derives (storage totals), importing again changes nothing, a changed
+// record replaces the stored one (its old keys freed), and a record that
+// would break a rule held by another is refused whole. Short-lived data
+// (sessions, one-time tokens, rate limits, LTI single-use records) is not
+// carried over.
 func testTransfer(t *testing.T, newStore func(t *testing.T) store.Store) {
 	src, dst := transferOf(t, newStore(t)), transferOf(t, newStore(t))
 	fillForTransfer(t, src)
@@ -60,9 +65,31 @@ func testTransfer(t *testing.T, newStore func(t *testing.T) store.Store) {
 		sameRecords(t, all, exportAll(t, dst, 3))
 	}
 	checkImportedRules(t, dst)
-	// What the checks changed (an attempt saved, a job claimed) is put back.
+	checkNotCarriedOver(t, dst)
+	// A chunk uploaded after the import counts on top of the imported ones.
+	var open store.RecordingRecord
+	for _, rec := range all[store.KindRecordings] {
+		if r := rec.Value.(store.RecordingRecord); r.Recording.ID == "rec-abierta" {
+			open = r
+		}
+	}
+	if err := dst.AddChunk(ctx, open.Recording.AttemptID, open.Recording.ID, domain.ChunkInfo{Seq: 2, Bytes: 500, SHA256: "sha-tarde"}); err != nil {
+		t.Fatal(err)
+	}
+	student, err := dst.GetUserByMail(ctx, "importada@utpl.edu.ec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if used, err := dst.StorageUsed(ctx, student.ID); err != nil || used != transferStorage+500 {
+		t.Errorf("storage after a chunk uploaded after the import = %d, %v; want %d", used, err, transferStorage+500)
+	}
+	// What the checks changed (an attempt saved, a job claimed, a second
+	// factor used, a chunk added) is put back.
 	importAll(t, dst, all)
 	sameRecords(t, all, exportAll(t, dst, 50))
+	if used, err := dst.StorageUsed(ctx, student.ID); err != nil || used != transferStorage {
+		t.Errorf("storage after the recording was imported again = %d, %v; want %d", used, err, transferStorage)
+	}
 
 	// A changed record replaces the stored one and frees its old keys.
 	changed := map[store.Kind]store.Record{}
@@ -86,6 +113,28 @@ func testTransfer(t *testing.T, newStore func(t *testing.T) store.Store) {
 			g.Status, g.FinalizedAt = domain.GroupFinalized, &at
 			changed[store.KindGroups] = store.Record{Kind: rec.Kind, Key: rec.Key, Value: g}
 		}
+	}
+	for _, rec := range all[store.KindMFA] {
+		m := rec.Value.(domain.MFA)
+		m.EnabledAt, m.LastStep, m.RecoveryCodes = nil, 0, nil // reset, as `users reset-mfa` and a new enrolment leave it
+		changed[store.KindMFA] = store.Record{Kind: rec.Kind, Key: rec.Key, Value: m}
+	}
+	for _, rec := range all[store.KindLTIPlatforms] {
+		p := rec.Value.(domain.LTIPlatform)
+		p.ClientID, p.DeploymentIDs = "transfer-client-2", append(p.DeploymentIDs, "3:ghi")
+		changed[store.KindLTIPlatforms] = store.Record{Kind: rec.Kind, Key: rec.Key, Value: p}
+	}
+	for _, rec := range all[store.KindLTIKeys] {
+		if k := rec.Value.(domain.LTIKey); k.RetiredAt == nil {
+			at := now()
+			k.RetiredAt = &at
+			changed[store.KindLTIKeys] = store.Record{Kind: rec.Kind, Key: rec.Key, Value: k}
+		}
+	}
+	for _, rec := range all[store.KindLTIGroupLinks] {
+		l := rec.Value.(domain.LTIGroupLink)
+		l.LineItemURL, l.LineItemLabel, l.CreatedAt = l.LineItemURL+"0", "Simulacro final", l.CreatedAt.Add(-time.Hour)
+		changed[store.KindLTIGroupLinks] = store.Record{Kind: rec.Kind, Key: rec.Key, Value: l}
 	}
 	for _, rec := range all[store.KindRecordings] {
 		if r := rec.Value.(store.RecordingRecord); len(r.Chunks) == 3 {
@@ -115,10 +164,40 @@ func testTransfer(t *testing.T, newStore func(t *testing.T) store.Store) {
 	if _, err := dst.ActiveGroupByTutor(ctx, "tutora.export@utpl.edu.ec"); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("a finalized group is still the tutor's active group: %v", err)
 	}
+	for _, mail := range []string{"importada@utpl.edu.ec", "tercera@utpl.edu.ec"} {
+		if in, err := dst.IsActiveGroupMember(ctx, mail); err != nil || in {
+			t.Errorf("%s is still a member of the finalized group: %v, %v", mail, in, err)
+		}
+	}
+	// The replaced recording lost its last chunk (1002 bytes).
+	if used, err := dst.StorageUsed(ctx, student.ID); err != nil || used != transferStorage-1002 {
+		t.Errorf("storage of the student after a recording was replaced = %d, %v; want %d", used, err, transferStorage-1002)
+	}
+	tutor, err := dst.GetUserByMail(ctx, "tutora.export@utpl.edu.ec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := dst.GetMFA(ctx, tutor.ID); err != nil || m.Enabled() || len(m.RecoveryCodes) != 0 {
+		t.Errorf("a replaced second factor = %+v, %v", m, err)
+	}
+	again := samplePlatform(transferIssuer, transferClient)
+	again.ID = domain.NewID()
+	if err := dst.CreateLTIPlatform(ctx, again); err != nil {
+		t.Errorf("the platform's old client id is still taken: %v", err)
+	}
+	link := changed[store.KindLTIGroupLinks].Value.(domain.LTIGroupLink)
+	if l, err := dst.GetLTIGroupLink(ctx, link.GroupID); err != nil || l.LineItemLabel != "Simulacro final" || !l.CreatedAt.Equal(link.CreatedAt) {
+		t.Errorf("a replaced group link = %+v, %v", l, err)
+	}
+	// With the current key retired, another can be current.
+	next := domain.LTIKey{ID: "kid-siguiente", PrivateKeyPEM: "pem-siguiente", CreatedAt: now()}
+	if err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindLTIKeys, Key: next.ID, Value: next}}); err != nil {
+		t.Errorf("a current key after the imported one was retired: %v", err)
+	}
 
 	// A record that breaks a rule another record holds is refused whole.
 	intruder := domain.User{ID: domain.NewID(), Mail: "renombrada@utpl.edu.ec", Role: domain.RoleTutor, CreatedAt: now()}
-	err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindUsers, Key: intruder.ID, Value: store.UserRecord{User: intruder, PasswordHash: "$argon2id$y"}}})
+	err = dst.ImportRecords(ctx, []store.Record{{Kind: store.KindUsers, Key: intruder.ID, Value: store.UserRecord{User: intruder, PasswordHash: "$argon2id$y"}}})
 	if !errors.Is(err, domain.ErrConflict) {
 		t.Fatalf("a second user with a taken mail: %v", err)
 	}
@@ -131,6 +210,61 @@ func testTransfer(t *testing.T, newStore func(t *testing.T) store.Store) {
 	}
 	if err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindCases, Key: "x", Value: "not a case"}}); err == nil {
 		t.Fatal("a record of the wrong type was accepted")
+	}
+	// A student is a member of one active group.
+	if err := dst.CreateGroup(ctx, newGroup(t, dst, "nuevo.tutor@utpl.edu.ec", "miembro@utpl.edu.ec")); err != nil {
+		t.Fatal(err)
+	}
+	rival := newGroup(t, dst, "rival.tutor@utpl.edu.ec", "libre@utpl.edu.ec", "miembro@utpl.edu.ec")
+	if err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindGroups, Key: rival.ID, Value: rival}}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("an active group with a member of another: %v", err)
+	}
+	if _, err := dst.GetGroup(ctx, rival.ID); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("the refused group was stored: %v", err)
+	}
+	if in, err := dst.IsActiveGroupMember(ctx, "libre@utpl.edu.ec"); err != nil || in {
+		t.Fatalf("a student of the refused group is a member: %v, %v", in, err)
+	}
+	// One registration of an issuer and client ID; one current key.
+	twin := samplePlatform(transferIssuer, "transfer-client-2")
+	twin.ID = domain.NewID()
+	if err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindLTIPlatforms, Key: twin.ID, Value: twin}}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("a second platform with the same issuer and client id: %v", err)
+	}
+	second := domain.LTIKey{ID: "kid-intrusa", PrivateKeyPEM: "pem-intrusa", CreatedAt: now()}
+	if err := dst.ImportRecords(ctx, []store.Record{{Kind: store.KindLTIKeys, Key: second.ID, Value: second}}); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("a second current key: %v", err)
+	}
+	if keys, err := dst.ListLTIKeys(ctx); err != nil || len(keys) != 3 || keys[0].ID != "kid-siguiente" {
+		t.Fatalf("keys after a refused one = %+v, %v", keys, err)
+	}
+}
+
+// The dataset's LTI platform, and the bytes of its student's recordings
+// (two takes of 3 and 2 chunks; a deleted one holds none).
+const (
+	transferIssuer  = "https://utpl.instructure.com"
+	transferClient  = "transfer-client"
+	transferStorage = 1000 + 1001 + 1002 + 1000 + 1001
+	transferToken   = "hash-de-enlace-de-restablecimiento"
+	transferOnce    = "hash-de-estado-de-ingreso"
+	transferSession = "hash-de-sesion"
+)
+
+// checkNotCarriedOver: short-lived data stays behind (docs/migrate-data.md).
+func checkNotCarriedOver(t *testing.T, s store.Store) {
+	t.Helper()
+	if _, err := s.GetSession(ctx, transferSession); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a session was carried over: %v", err)
+	}
+	if _, err := s.GetToken(ctx, transferToken); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a reset link was carried over: %v", err)
+	}
+	if _, err := s.TakeLTIOnce(ctx, "state", transferOnce, now()); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("an LTI login state was carried over: %v", err)
+	}
+	if hits, _, err := s.HitRateLimit(ctx, "login:importada@utpl.edu.ec", now(), time.Minute); err != nil || hits != 1 {
+		t.Errorf("a rate-limit counter was carried over: %d hits, %v", hits, err)
 	}
 }
 
@@ -156,6 +290,19 @@ func fillForTransfer(t *testing.T, s store.Transfer) {
 	if err := s.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: "sub-123", UserID: tutor.ID}); err != nil {
 		t.Fatal(err)
 	}
+	// An LTI identity's provider names the platform's issuer, a URL.
+	for _, id := range []domain.Identity{{Provider: "lti:" + transferIssuer, Subject: "sub/importada%20", UserID: student.ID},
+		{Provider: "lti:" + transferIssuer, Subject: "sub-tutora", UserID: tutor.ID}} {
+		if err := s.LinkIdentity(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The tutor's second factor, one recovery code used.
+	enabled, used := now().Add(-time.Hour), now()
+	if err := s.PutMFA(ctx, domain.MFA{UserID: tutor.ID, Secret: "KRSXG5CTMVRXEZLU", EnabledAt: &enabled, LastStep: 57000000,
+		RecoveryCodes: []domain.RecoveryCode{{Hash: "codigo-a"}, {Hash: "codigo-b", UsedAt: &used}}}); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.CreateDegree(ctx, domain.Degree{ID: "educacion", Nombre: "Educación"}); err != nil {
 		t.Fatal(err)
 	}
@@ -171,6 +318,55 @@ func fillForTransfer(t *testing.T, s store.Transfer) {
 	g := newGroup(t, s, "tutora.export@utpl.edu.ec", "importada@utpl.edu.ec", "otra@utpl.edu.ec", "tercera@utpl.edu.ec")
 	if err := s.CreateGroup(ctx, g); err != nil {
 		t.Fatal(err)
+	}
+
+	// LTI: a platform, the tool's keys (the first retired, still
+	// published), a course with its tutor, the student's subject, and the
+	// group's link to the course and its column.
+	platform := samplePlatform(transferIssuer, transferClient)
+	if err := s.CreateLTIPlatform(ctx, platform); err != nil {
+		t.Fatal(err)
+	}
+	for i, kid := range []string{"kid-retirada", "kid-actual"} {
+		at := now().Add(time.Duration(i-1) * time.Minute)
+		if err := s.AddLTIKey(ctx, domain.LTIKey{ID: kid, PrivateKeyPEM: "-----BEGIN PRIVATE KEY-----\n" + kid, CreatedAt: at}, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	course := domain.LTICourse{ID: domain.LTICourseID(platform.ID, "curso-penal"), PlatformID: platform.ID, DeploymentID: "1:abc",
+		ContextID: "curso-penal", Title: "Derecho Penal", Label: "DP-1", MembershipsURL: transferIssuer + "/api/lti/courses/7/names_and_roles",
+		LineItemsURL: transferIssuer + "/api/lti/courses/7/line_items", ServiceScopes: []string{"https://purl.imsglobal.org/spec/lti-ags/scope/score"},
+		Degree: "Derecho", UpdatedAt: now()}
+	if err := s.PutLTICourse(ctx, course); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.LinkLTICourseTutor(ctx, course.ID, tutor.ID, now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutLTISubjects(ctx, []domain.LTISubject{{PlatformID: platform.ID, Email: "Importada@UTPL.edu.ec", Subject: "sub-importada", UpdatedAt: now()}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutLTIGroupLink(ctx, domain.LTIGroupLink{GroupID: g.ID, CourseID: course.ID, LineItemURL: course.LineItemsURL + "/31",
+		LineItemLabel: "Simulacro oral", CreatedAt: now().Add(-time.Minute), UpdatedAt: now()}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Short-lived data a migration leaves behind.
+	if err := s.CreateSession(ctx, domain.Session{ID: "sesion-1", TokenHash: transferSession, UserID: student.ID, CreatedAt: now(),
+		LastSeenAt: now(), ExpiresAt: now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateToken(ctx, domain.OneTimeToken{Hash: transferToken, Kind: domain.TokenPasswordReset, UserID: student.ID, IssuedBy: tutor.ID,
+		CreatedAt: now(), ExpiresAt: now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutLTIOnce(ctx, domain.LTIOnce{Kind: "state", Key: transferOnce, Data: "{}", ExpiresAt: now().Add(10 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, _, err := s.HitRateLimit(ctx, "login:importada@utpl.edu.ec", now(), time.Minute); err != nil {
+			t.Fatal(err)
+		}
 	}
 	c := sampleCase("Caso exportado", "Penal")
 	if err := s.CreateCase(ctx, c); err != nil {
@@ -258,7 +454,10 @@ func fillForTransfer(t *testing.T, s store.Transfer) {
 		Payload: `{"attemptId":"x"}`, NextRunAt: now(), CreatedAt: now()}
 	finishedJob := domain.Job{ID: domain.NewID(), Kind: "transcribe", Subject: domain.RecordingSubject(done.AttemptID, done.ID),
 		Payload: `{"attemptId":"y"}`, NextRunAt: now().Add(-time.Minute), CreatedAt: now().Add(-time.Hour)}
-	for _, j := range []domain.Job{pending, finishedJob} {
+	// A grade waiting to go to the course's column (lti.JobKind).
+	score := domain.Job{ID: domain.NewID(), Kind: "lti_score", Subject: fmt.Sprintf("%s|%d", finished.ID, finished.Grade.At.UnixMilli()),
+		Payload: fmt.Sprintf(`{"attemptId":%q,"gradedAt":%d}`, finished.ID, finished.Grade.At.UnixMilli()), NextRunAt: now(), CreatedAt: now()}
+	for _, j := range []domain.Job{pending, finishedJob, score} {
 		if err := s.EnqueueJob(ctx, j); err != nil {
 			t.Fatal(err)
 		}
@@ -269,6 +468,9 @@ func fillForTransfer(t *testing.T, s store.Transfer) {
 	}
 	if err := s.FinishJob(ctx, claimed.ID, claimed.Attempts, domain.JobFailed, "sin audio", now(), now()); err != nil {
 		t.Fatal(err)
+	}
+	if used, err := s.StorageUsed(ctx, student.ID); err != nil || used != transferStorage {
+		t.Fatalf("storage of the student = %d, %v; want %d", used, err, transferStorage)
 	}
 }
 
@@ -361,6 +563,9 @@ func checkImportedRules(t *testing.T, s store.Store) {
 	if u, err := s.UserByIdentity(ctx, "microsoft", "sub-123"); err != nil || u.Mail != "tutora.export@utpl.edu.ec" {
 		t.Errorf("identity after import = %+v, %v", u, err)
 	}
+	if u, err := s.UserByIdentity(ctx, "lti:"+transferIssuer, "sub/importada%20"); err != nil || u.ID != student.ID {
+		t.Errorf("LTI identity after import = %+v, %v", u, err)
+	}
 	if err := s.CreateDegree(ctx, domain.Degree{ID: domain.NewID(), Nombre: "Educación"}); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("an imported degree name is not taken: %v", err)
 	}
@@ -380,6 +585,14 @@ func checkImportedRules(t *testing.T, s store.Store) {
 	if err := s.CreateGroup(ctx, newGroup(t, s, "tutora.export@utpl.edu.ec", "x@utpl.edu.ec")); !errors.Is(err, domain.ErrConflict) {
 		t.Errorf("a second active group beside an imported one: %v", err)
 	}
+	var taken *store.MembersTakenError
+	if err := s.CreateGroup(ctx, newGroup(t, s, "otro.tutor@utpl.edu.ec", "OTRA@utpl.edu.ec")); !errors.As(err, &taken) {
+		t.Errorf("another tutor's group with a member of the imported one: %v", err)
+	}
+	if used, err := s.StorageUsed(ctx, student.ID); err != nil || used != transferStorage {
+		t.Errorf("storage of the student after import = %d, %v; want %d", used, err, transferStorage)
+	}
+	checkImportedAccountsAndLTI(t, s, g)
 	cur, err := s.InProgressAttempt(ctx, student.ID)
 	if err != nil {
 		t.Fatalf("attempt in progress after import: %v", err)
@@ -417,5 +630,59 @@ func checkImportedRules(t *testing.T, s store.Store) {
 	job, err := s.ClaimJob(ctx, "transcribe", now().Add(time.Second), now().Add(time.Minute))
 	if err != nil || job.Subject != domain.RecordingSubject(cur.ID, "rec-abierta") {
 		t.Errorf("the imported pending job is not claimed: %+v, %v", job, err)
+	}
+}
+
+// checkImportedAccountsAndLTI: a second factor works as before (a used
+// step or code refused, the next accepted), and the LTI data answers as a
+// launch, a roster and a grade need it.
+func checkImportedAccountsAndLTI(t *testing.T, s store.Store, g domain.Group) {
+	t.Helper()
+	tutor, err := s.GetUserByMail(ctx, "tutora.export@utpl.edu.ec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.GetMFA(ctx, tutor.ID)
+	if err != nil || !m.Enabled() || m.Secret != "KRSXG5CTMVRXEZLU" || m.RecoveryCodesLeft() != 1 {
+		t.Errorf("imported second factor = %+v, %v", m, err)
+	}
+	if err := s.UseTOTPStep(ctx, tutor.ID, 57000000); !errors.Is(err, domain.ErrConflict) {
+		t.Errorf("a TOTP step used before the import: %v", err)
+	}
+	if err := s.UseTOTPStep(ctx, tutor.ID, 57000001); err != nil {
+		t.Errorf("the next TOTP step after the import: %v", err)
+	}
+	if err := s.UseRecoveryCode(ctx, tutor.ID, "codigo-b", now()); !errors.Is(err, domain.ErrNotFound) {
+		t.Errorf("a recovery code used before the import: %v", err)
+	}
+	if err := s.UseRecoveryCode(ctx, tutor.ID, "codigo-a", now()); err != nil {
+		t.Errorf("an unused recovery code after the import: %v", err)
+	}
+
+	platformID := domain.LTIPlatformID(transferIssuer, transferClient)
+	if p, err := s.GetLTIPlatform(ctx, platformID); err != nil || p.ClientID != transferClient || len(p.DeploymentIDs) != 2 || !p.AllowTutors {
+		t.Errorf("imported platform = %+v, %v", p, err)
+	}
+	if err := s.CreateLTIPlatform(ctx, samplePlatform(transferIssuer, transferClient)); !errors.Is(err, domain.ErrConflict) {
+		t.Errorf("an imported platform's issuer and client id are not taken: %v", err)
+	}
+	keys, err := s.ListLTIKeys(ctx)
+	if err != nil || len(keys) != 2 || keys[0].ID != "kid-actual" || keys[0].RetiredAt != nil || keys[1].RetiredAt == nil ||
+		keys[0].PrivateKeyPEM != "-----BEGIN PRIVATE KEY-----\nkid-actual" {
+		t.Errorf("imported keys = %+v, %v", keys, err)
+	}
+	courses, err := s.ListLTICoursesOfTutor(ctx, tutor.ID)
+	if err != nil || len(courses) != 1 || courses[0].Title != "Derecho Penal" || courses[0].LaunchedAt.IsZero() || len(courses[0].ServiceScopes) != 1 {
+		t.Errorf("imported courses of the tutor = %+v, %v", courses, err)
+	}
+	if sub, err := s.LTISubjectByEmail(ctx, platformID, "IMPORTADA@utpl.edu.ec"); err != nil || sub.Subject != "sub-importada" {
+		t.Errorf("imported subject = %+v, %v", sub, err)
+	}
+	if l, err := s.GetLTIGroupLink(ctx, g.ID); err != nil || l.LineItemLabel != "Simulacro oral" || !strings.HasSuffix(l.LineItemURL, "/line_items/31") {
+		t.Errorf("imported group link = %+v, %v", l, err)
+	}
+	job, err := s.ClaimJob(ctx, "lti_score", now().Add(time.Second), now().Add(time.Minute))
+	if err != nil || !strings.Contains(job.Subject, "|") {
+		t.Errorf("the imported grade to publish is not claimed: %+v, %v", job, err)
 	}
 }
