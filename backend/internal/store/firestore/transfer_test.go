@@ -19,6 +19,7 @@ var notMigrated = map[string]string{
 	colSessions:        "short-lived; everyone signs in again after a move",
 	colTokens:          "reset links and sign-ins waiting for their code: short-lived secrets, issued again",
 	colRateLimits:      "counters of windows of minutes; they start again from zero",
+	colCounters:        "sign-in throttle counts of windows of minutes; they start again from zero",
 	colDegreeNames:     "key documents: written by the import of each degree",
 	colMembers:         "exported with its group",
 	colActiveGroups:    "key documents: written by the import of each active group",

@@ -16,6 +16,7 @@ var notMigrated = map[string]string{
 	"sessions":           "short-lived; everyone signs in again after a move",
 	"one_time_tokens":    "reset links (an hour) and sign-ins waiting for their code (5 minutes): short-lived secrets, issued again",
 	"rate_limits":        "counters of windows of minutes; they start again from zero",
+	"counters":           "sign-in throttle counts of windows of minutes; they start again from zero",
 	"lti_once":           "LTI login states, used nonces, hand-off codes, deep-linking requests: an hour at most; a launch under way starts again",
 	"group_students":     "exported with its group",
 	"active_memberships": "derived: an imported active group claims its students' memberships",
