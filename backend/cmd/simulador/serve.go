@@ -192,14 +192,9 @@ func (a *app) sweepExpired(ctx context.Context) {
 				a.log.Debug("expired sessions removed", "count", n)
 			}
 			if n, err := a.auth.SweepExpired(ctx); err != nil {
-				a.log.Warn("token and rate-limit sweep failed", "err", err)
+				a.log.Warn("token and counter sweep failed", "err", err)
 			} else if n > 0 {
-				a.log.Debug("expired tokens and rate-limit counters removed", "count", n)
-			}
-			if n, err := a.store.DeleteExpiredCounters(ctx, time.Now()); err != nil {
-				a.log.Warn("sign-in counter sweep failed", "err", err)
-			} else if n > 0 {
-				a.log.Debug("expired sign-in counters removed", "count", n)
+				a.log.Debug("expired tokens and counters removed", "count", n)
 			}
 		}
 	}
