@@ -78,7 +78,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	background.Go(func() { a.lti.Run(bg) })
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
 		"microsoft", a.cfg.Microsoft.Enabled(), "tutorsRequireMicrosoft", a.cfg.TutorsRequireMicrosoft, "mail", a.cfg.Mail.Enabled(),
-		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
+		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built(), "clientAddress", a.cfg.ClientAddressRule())
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
 	}
