@@ -16,6 +16,7 @@ budgets=$(cat <<'EOF'
 ^BenchmarkCaseImport8MB[A-Z]+$|ns/op|1000000000|an 8 MB case import of empty cases: under 1 s
 ^BenchmarkParseXLSXWideSparse$|ns/op|1000000000|a 5,000-row roster with a cell in column XFD on every row: under 1 s
 ^BenchmarkMigratePilot/sqlite$|ns/op|20000000000|migrate-data of a pilot of 100 students (about 1,200 records, 400 takes, 16 MB of audio) into a new SQLite data directory, verified: under 20 s
+^BenchmarkSignInDuringFlood/throttled$|ns/op|100000000|a real sign-in (argon2id) while 500 wrong passwords a second hit the account from addresses the throttle refuses: under 100 ms
 EOF
 )
 

@@ -180,14 +180,16 @@ test('40 parallel wrong passwords over both instances cost no more password chec
     Array.from({ length: 40 }, () => api.post('/api/auth/login', { data: { email: student.email, password: 'no-es-la-clave' } }).then((r) => r.status())),
   )
   const served = [cluster.served(0).total, cluster.served(1).total]
-  // One instance lets 5 attempts per account through to the password
-  // check, then makes the next wait; two instances sharing the store, the same.
+  // One instance lets 5 attempts per account from one address through to
+  // the password check, then makes the next wait; two instances sharing the
+  // store, the same.
   await expect.poll(() => cluster.passwordChecks() - checksBefore, { timeout: 10_000 }).toBe(5)
   expect(answers.filter((s) => s === 401)).toHaveLength(5)
   expect(answers.filter((s) => s === 429)).toHaveLength(35)
   expect(served[0]).toBeGreaterThan(0)
   expect(served[1]).toBeGreaterThan(0)
-  // Still refused, on either instance, for the right password too.
+  // Still refused from that address, on either instance, for the right
+  // password too (from another address it would pass: docs/security.md).
   for (const instance of cluster.instances) {
     const res = await api.post(`${instance.url}/api/auth/login`, { data: { email: student.email, password: student.password } })
     expect(res.status()).toBe(429)

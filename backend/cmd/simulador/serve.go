@@ -78,7 +78,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	background.Go(func() { a.lti.Run(bg) })
 	a.log.Info("serving", "url", "http://"+displayAddr(ln.Addr()), "data", a.cfg.DataDir, "media", a.media.String(),
 		"microsoft", a.cfg.Microsoft.Enabled(), "tutorsRequireMicrosoft", a.cfg.TutorsRequireMicrosoft, "mail", a.cfg.Mail.Enabled(),
-		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built())
+		"transcription", a.cfg.Transcribe.Enabled(), "frontend", webui.Built(), "clientAddress", a.cfg.ClientAddressRule())
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
 	}
@@ -192,14 +192,9 @@ func (a *app) sweepExpired(ctx context.Context) {
 				a.log.Debug("expired sessions removed", "count", n)
 			}
 			if n, err := a.auth.SweepExpired(ctx); err != nil {
-				a.log.Warn("token and rate-limit sweep failed", "err", err)
+				a.log.Warn("token and counter sweep failed", "err", err)
 			} else if n > 0 {
-				a.log.Debug("expired tokens and rate-limit counters removed", "count", n)
-			}
-			if n, err := a.store.DeleteExpiredCounters(ctx, time.Now()); err != nil {
-				a.log.Warn("sign-in counter sweep failed", "err", err)
-			} else if n > 0 {
-				a.log.Debug("expired sign-in counters removed", "count", n)
+				a.log.Debug("expired tokens and counters removed", "count", n)
 			}
 		}
 	}

@@ -130,14 +130,14 @@ func (s *Service) EndOtherSessions(ctx context.Context, u domain.User, keep stri
 	return n, nil
 }
 
-// SweepExpired deletes one-time tokens and rate-limit counters whose time
-// is over; the server calls it periodically.
+// SweepExpired deletes one-time tokens and counters (sign-in throttling and
+// rate limits) whose time is over; the server calls it periodically.
 func (s *Service) SweepExpired(ctx context.Context) (int64, error) {
 	now := s.now().UTC()
 	tokens, err := s.store.DeleteExpiredTokens(ctx, now)
 	if err != nil {
 		return tokens, err
 	}
-	limits, err := s.store.DeleteExpiredRateLimits(ctx, now)
-	return tokens + limits, err
+	counters, err := s.store.DeleteExpiredCounters(ctx, now)
+	return tokens + counters, err
 }

@@ -8,11 +8,14 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// limit is a rate limit kept in the store, so that it holds across the
-// server's instances: at most max events per window for one subject (a
-// user id, or a client address).
+// limit is a rate limit kept in the store's counters (store.Counters, the
+// same primitive sign-in throttling counts with), so that it holds across
+// the server's instances: at most max events per window for one subject (a
+// user id, or a client address). The window is fixed: it starts with the
+// subject's first event and the count is forgotten when it ends.
 type limit struct {
 	name   string
 	max    int
@@ -40,18 +43,28 @@ var (
 // check counts one event of l for subject and refuses it (a Spanish
 // message, Retry-After) once the window holds more than l.max.
 func (s *Service) check(ctx context.Context, l limit, subject string) error {
-	now := s.now()
-	n, end, err := s.store.HitRateLimit(ctx, l.name+":"+subject, now, l.window)
+	now := s.now().UTC()
+	c, err := s.store.UpdateCounter(ctx, limitKey(l, subject), now, func(c store.Counter) store.Counter {
+		if c.IsZero() {
+			c = store.Counter{Start: now, ExpiresAt: now.Add(l.window)}
+		}
+		c.Count++
+		return c
+	})
 	if err != nil {
 		return err
 	}
-	if n <= l.max {
+	if c.Count <= int64(l.max) {
 		return nil
 	}
-	wait := max(end.Sub(now), time.Second)
+	wait := max(c.ExpiresAt.Sub(now), time.Second)
 	audit.Warn(ctx, s.log, "ratelimit.exceeded", slog.String("limit", l.name), slog.Int("retryAfterSeconds", int(wait.Seconds())+1))
 	return rateLimited(wait)
 }
+
+// limitKey is the counter of l for subject. The prefix keeps rate limits
+// apart from the sign-in throttle's keys (throttle.go) in the one table.
+func limitKey(l limit, subject string) string { return "limit:" + l.name + ":" + subject }
 
 func rateLimited(wait time.Duration) error {
 	msg := "Demasiados intentos. Espere un momento e intente de nuevo."

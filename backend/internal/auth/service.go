@@ -48,8 +48,7 @@ const (
 type Service struct {
 	store     store.Store
 	sessions  *Sessions
-	accounts  *Throttle // failures per account
-	addresses *Throttle // failures per client address
+	throttle  *signInThrottle // failures per account, address and both (signin_throttle.go)
 	microsoft *MicrosoftVerifier
 	now       func() time.Time
 
@@ -94,8 +93,7 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 	return &Service{
 		store:     s,
 		sessions:  sessions,
-		accounts:  NewThrottle(s, 5, 15*time.Minute),
-		addresses: NewThrottle(s, 20, 15*time.Minute),
+		throttle:  newSignInThrottle(s),
 		microsoft: microsoft,
 		now:       time.Now,
 		hashing:   make(chan struct{}, maxHashing()),
@@ -118,49 +116,45 @@ func (s *Service) Sessions() *Sessions { return s.sessions }
 func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 
 // LoginPassword checks an email and password. Every failure looks the same to
-// the caller (the one "incorrect" dialog), and repeated failures
-// per account or address are slowed down. A tutor's right password is
-// refused when tutors must use the university account.
+// the caller (the one "incorrect" dialog), and repeated failures are slowed
+// down by the sign-in throttle, which never refuses a right password because
+// of other people's failures elsewhere (signin_throttle.go). A tutor's right
+// password is refused when tutors must use the university account.
 func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)
 	if email == "" || password == "" {
 		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
 	}
-	// Both attempts are counted before the (slow) password check, so a burst
-	// of parallel guesses gets no more checks than sequential ones would,
-	// on one instance or spread over several (the counts are in the store).
-	account, wait, err := s.accounts.Reserve(ctx, "mail:"+email)
-	if err != nil || wait > 0 {
-		if wait > 0 {
-			s.throttled(ctx, email, "account", wait)
+	// The throttle decides before the (slow) password check, so a refused
+	// attempt costs no hash; its counts are in the store, shared by every
+	// instance.
+	attempt, refused, err := s.throttle.admit(ctx, email, ip)
+	if err != nil || refused.wait > 0 {
+		if refused.wait > 0 {
+			s.throttled(ctx, email, refused.scope, refused.wait)
 		}
-		return domain.User{}, throttleAnswer(ctx, wait, err)
-	}
-	address, wait, err := s.addresses.Reserve(ctx, "ip:"+ip)
-	if err != nil || wait > 0 {
-		_ = account.Cancel(ctx)
-		if wait > 0 {
-			s.throttled(ctx, email, "address", wait)
-		}
-		return domain.User{}, throttleAnswer(ctx, wait, err)
+		return domain.User{}, throttleAnswer(ctx, refused.wait, err)
 	}
 	failed := false
-	defer func() {
-		var errs []error
-		switch {
-		case failed:
-			// Both attempts stay counted.
-		case err == nil:
-			errs = append(errs, s.accounts.Reset(ctx, "mail:"+email), address.Cancel(ctx))
-		default: // not the caller's fault (store, shutdown): nothing is counted
-			errs = append(errs, account.Cancel(ctx), address.Cancel(ctx))
+	reported := func(e error) {
+		if e != nil {
+			slog.WarnContext(ctx, "sign-in attempt could not be reported to the throttle", "err", e)
 		}
-		if e := errors.Join(errs...); e != nil {
-			slog.WarnContext(ctx, "sign-in attempt could not be given back to the throttle", "err", e)
+	}
+	defer func() {
+		switch {
+		case failed: // counted by fail
+		case err == nil:
+			reported(attempt.succeeded(ctx))
+		default: // not the caller's fault (store, shutdown): nothing is counted
+			reported(attempt.abandoned(ctx))
 		}
 	}()
 	fail := func() (domain.User, error) {
 		failed = true
+		// Counted before the hashing slot is given back, so the next
+		// check of the same address or account already sees it.
+		reported(attempt.failed(ctx))
 		// The account is named by its id when it exists; an unknown
 		// address is not written to the log.
 		audit.Info(ctx, s.log, "auth.login.failure", slog.String("userId", u.ID), slog.String("method", MethodPassword),
@@ -174,6 +168,12 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		return domain.User{}, err
 	}
 	defer release()
+	if refused, err := attempt.recheck(ctx); err != nil || refused.wait > 0 {
+		if refused.wait > 0 {
+			s.throttled(ctx, email, refused.scope, refused.wait)
+		}
+		return domain.User{}, throttleAnswer(ctx, refused.wait, err)
+	}
 	u, err = s.store.GetUserByMail(ctx, email)
 	hash := dummyHash // an unknown email costs a hash too, so timing does not tell accounts apart
 	switch {

@@ -9,19 +9,26 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// Throttle slows down repeated failed sign-ins per key (an account or a
-// client address): after Free failures within Window, each further attempt
-// must wait a delay that doubles with every failure, up to MaxDelay.
+// Throttle slows down repeated failed sign-ins per key (an account, a
+// client address, or the pair of both): after Free failures within Window,
+// the key waits a delay that doubles with every further failure, up to
+// MaxDelay. What waiting means is the sign-in policy's (signin_throttle.go):
+// a waiting pair or address is refused, a waiting account lets only
+// addresses with a clean history try.
 //
 // The counts live in the store (store.Counters), not in this process, so
 // every instance of the server enforces one limit: attempts spread over
 // several instances by a load balancer count together. This type is the
 // policy; the store only keeps the counts and serialises their updates.
 //
-// An attempt is counted when it is let through (Reserve), not when its
-// password has been found wrong: checking a password takes a while, and
-// counting afterwards would let a burst of parallel attempts all pass the
-// check before the first failure is recorded.
+// A failure is counted either when the attempt is let through (Reserve),
+// before its password is checked, or once it has failed (Fail). Reserve is
+// for a key only one party uses at a time (an account from one address):
+// checking a password takes a while, and counting afterwards would let a
+// burst of parallel guesses all pass before the first failure is recorded.
+// Fail is for keys many people share (an address behind a NAT, an account
+// under attack), where counting sign-ins in flight would refuse people
+// whose passwords are right.
 type Throttle struct {
 	Free     int
 	Window   time.Duration
@@ -54,11 +61,16 @@ func NewThrottle(counters store.Counters, free int, window time.Duration) *Throt
 
 // Attempt is an attempt counted by Reserve; nil for a refused one.
 type Attempt struct {
-	t     *Throttle
-	key   string
-	start time.Time // the window it was counted in
-	done  bool
+	t       *Throttle
+	key     string
+	start   time.Time // the window it was counted in
+	earlier int64     // what the key had counted before it
+	done    bool
 }
+
+// Earlier is what the key had counted before this attempt: its failures in
+// the window and the attempts still in flight. 0 is a clean history.
+func (a *Attempt) Earlier() int64 { return a.earlier }
 
 // clock is the current time as the store keeps it (milliseconds).
 func (t *Throttle) clock() time.Time { return t.now().UTC().Truncate(time.Millisecond) }
@@ -94,30 +106,62 @@ func (t *Throttle) Reserve(ctx context.Context, key string) (*Attempt, time.Dura
 		return nil, c.Until.Sub(now), nil
 	}
 	var wait time.Duration
+	var earlier int64
 	c, err := t.counters.UpdateCounter(ctx, key, now, func(c store.Counter) store.Counter {
 		wait = 0 // fn may run again
 		if now.Before(c.Until) {
 			wait = c.Until.Sub(now)
 			return c
 		}
-		if c.IsZero() {
-			c.Start = now
-		}
-		c.Count++
-		if over := c.Count - int64(t.Free); over >= 0 {
-			delay := t.BaseWait << min(over, 20)
-			if delay > t.MaxDelay || delay <= 0 {
-				delay = t.MaxDelay
-			}
-			c.Until = now.Add(delay)
-		}
-		c.ExpiresAt = t.expiry(c)
-		return c
+		earlier = c.Count
+		return t.count(c, now)
 	})
 	if err != nil || wait > 0 {
 		return nil, wait, err
 	}
-	return &Attempt{t: t, key: key, start: c.Start}, 0, nil
+	return &Attempt{t: t, key: key, start: c.Start, earlier: earlier}, 0, nil
+}
+
+// count adds one failure to c at now: from the Free-th on, the key waits
+// BaseWait, doubled for each failure past it, at most MaxDelay (a wait
+// already longer is kept).
+func (t *Throttle) count(c store.Counter, now time.Time) store.Counter {
+	if c.IsZero() {
+		c.Start = now
+	}
+	c.Count++
+	if over := c.Count - int64(t.Free); over >= 0 {
+		delay := t.BaseWait << min(over, 20)
+		if delay > t.MaxDelay || delay <= 0 {
+			delay = t.MaxDelay
+		}
+		if until := now.Add(delay); until.After(c.Until) {
+			c.Until = until
+		}
+	}
+	c.ExpiresAt = t.expiry(c)
+	return c
+}
+
+// Fail counts a failure of key that was not reserved beforehand: it is
+// counted even while key waits, and even when ctx has ended (a client
+// that hangs up after sending its guess must not escape the count).
+func (t *Throttle) Fail(ctx context.Context, key string) error {
+	mu := t.stripe(key)
+	mu.Lock()
+	defer mu.Unlock()
+	now := t.clock()
+	_, err := t.counters.UpdateCounter(context.WithoutCancel(ctx), key, now, func(c store.Counter) store.Counter {
+		return t.count(c, now)
+	})
+	return err
+}
+
+// Counted returns how many failures (and reserved attempts) key has in its
+// window, without counting anything.
+func (t *Throttle) Counted(ctx context.Context, key string) (int64, error) {
+	c, err := t.counters.GetCounter(ctx, key, t.clock())
+	return c.Count, err
 }
 
 // Cancel gives the attempt back: it was not a failure (a successful

@@ -171,3 +171,35 @@ func TestThrottleReservesAtomically(t *testing.T) {
 		t.Fatalf("%d concurrent attempts let through by two instances, want 5", through)
 	}
 }
+
+// TestThrottleFailCountsAfterTheFact: Fail counts a failure that was not
+// reserved, even while the key waits and after the request has ended, and
+// keeps the longest wait.
+func TestThrottleFailCountsAfterTheFact(t *testing.T) {
+	ctx := context.Background()
+	th, _, now := newTestThrottle(t, 3, 15*time.Minute)
+	ended, cancel := context.WithCancel(ctx)
+	cancel()
+	for i := range 5 {
+		if err := th.Fail(ended, "k"); err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := th.Counted(ctx, "k"); n != int64(i+1) {
+			t.Fatalf("after %d failures Counted = %d", i+1, n)
+		}
+	}
+	// Failures 3, 4 and 5 at the same instant: 30 s, 1 min, 2 min.
+	if w, _ := th.Wait(ctx, "k"); w != 2*time.Minute {
+		t.Fatalf("wait = %v, want 2m", w)
+	}
+	*now = now.Add(time.Minute)
+	if a, w, _ := th.Reserve(ctx, "k"); a != nil || w != time.Minute {
+		t.Fatalf("Reserve while waiting: attempt %v, wait %v", a, w)
+	}
+	if a, _, _ := th.Reserve(ctx, "fresh"); a == nil || a.Earlier() != 0 {
+		t.Fatalf("a fresh key's first attempt: %+v", a)
+	}
+	if a, _, _ := th.Reserve(ctx, "fresh"); a == nil || a.Earlier() != 1 {
+		t.Fatalf("its second attempt: %+v", a)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -29,7 +30,19 @@ type Config struct {
 	LogFormat   string // text or json
 
 	CookieSecure string // always (default: Secure, __Host- prefixed session cookie) or never (plain HTTP off loopback)
-	TrustProxy   bool   // take the client address and scheme from X-Forwarded-For/-Proto (Cloud Run, Firebase Hosting)
+	// TrustProxy: a proxy in front of the server says who the client is
+	// and which scheme it used (X-Forwarded-For/-Proto); otherwise those
+	// headers are dropped. How far X-Forwarded-For is believed is
+	// ProxyHops or TrustProxyCIDRs (docs/security.md, "Client address").
+	TrustProxy bool
+	// TrustProxyHops (TRUST_PROXY_HOPS): the client is the N-th address
+	// from the right of X-Forwarded-For, each trusted proxy having added
+	// one. 0 with TrustProxy: see ProxyHops.
+	TrustProxyHops int
+	// TrustProxyCIDRs (TRUST_PROXY_CIDRS): the proxies are the addresses in
+	// these ranges; the client is the right-most address of the chain not
+	// in them.
+	TrustProxyCIDRs []netip.Prefix
 	// FirebaseHosting: the server is reached through Firebase Hosting's
 	// rewrites, which forward one cookie only, named __session: the
 	// session (and the Microsoft sign-in's nonce) travel in it.
@@ -204,6 +217,7 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
 	c.FirebaseHosting = boolean(get, bad, "FIREBASE_HOSTING")
+	loadProxyTrust(&c, get, bad)
 	c.AllowShortTimings = boolean(get, bad, "ALLOW_SHORT_TIMINGS")
 	retention := get("RECORDING_RETENTION_DAYS", "0")
 	if days, err := strconv.Atoi(retention); err != nil || days < 0 || days > 3650 {
@@ -319,6 +333,68 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		return Config{}, fmt.Errorf("invalid configuration: %w", errors.Join(errs...))
 	}
 	return c, nil
+}
+
+// loadProxyTrust reads TRUST_PROXY_HOPS and TRUST_PROXY_CIDRS: either one
+// trusts forwarded headers (TRUST_PROXY may then be left unset), and they
+// exclude each other.
+func loadProxyTrust(c *Config, get func(string, string) string, bad func(string, string, string)) {
+	explicit := get("TRUST_PROXY", "") != ""
+	c.TrustProxyHops = integer(get, bad, "TRUST_PROXY_HOPS", 0, 0, 10)
+	raw := get("TRUST_PROXY_CIDRS", "")
+	for _, s := range strings.Split(raw, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil {
+				bad("TRUST_PROXY_CIDRS", raw, "expected address ranges separated by commas, e.g. 10.0.0.0/8,2001:db8::/32 (a single address is a range too)")
+				return
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		c.TrustProxyCIDRs = append(c.TrustProxyCIDRs, p.Masked())
+	}
+	byRange := len(c.TrustProxyCIDRs) > 0
+	switch {
+	case c.TrustProxyHops > 0 && byRange:
+		bad("TRUST_PROXY_HOPS/TRUST_PROXY_CIDRS", "", "set one of them: the number of proxies that add to X-Forwarded-For, or their address ranges")
+	case (c.TrustProxyHops > 0 || byRange) && explicit && !c.TrustProxy:
+		bad("TRUST_PROXY", "false", "contradicts TRUST_PROXY_HOPS/TRUST_PROXY_CIDRS, which trust a proxy: leave TRUST_PROXY unset")
+	}
+	c.TrustProxy = c.TrustProxy || c.TrustProxyHops > 0 || byRange
+}
+
+// ProxyHops is how many addresses from the right of X-Forwarded-For the
+// client's is, or 0 when X-Forwarded-For is not read by position (no proxy
+// is trusted, or proxies are known by their ranges). TRUST_PROXY=true alone
+// means one hop: Cloud Run's front end appends the address that connected
+// to it. With FIREBASE_HOSTING=true it means two: Hosting appends the
+// client's address, and Cloud Run's front end then appends Hosting's.
+func (c Config) ProxyHops() int {
+	switch {
+	case !c.TrustProxy || len(c.TrustProxyCIDRs) > 0:
+		return 0
+	case c.TrustProxyHops > 0:
+		return c.TrustProxyHops
+	case c.FirebaseHosting:
+		return 2
+	}
+	return 1
+}
+
+// ClientAddressRule says, for the start-up log, where the client's address
+// is taken from.
+func (c Config) ClientAddressRule() string {
+	switch {
+	case !c.TrustProxy:
+		return "the connection (forwarded headers are dropped)"
+	case len(c.TrustProxyCIDRs) > 0:
+		return fmt.Sprintf("X-Forwarded-For, the right-most address outside %v, when the connection comes from one of them", c.TrustProxyCIDRs)
+	}
+	return fmt.Sprintf("X-Forwarded-For, address %d from the right", c.ProxyHops())
 }
 
 // loadMail reads SMTP_URL (smtp://[user[:password]@]host[:port], STARTTLS,

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,12 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"COOKIE_SECURE", "maybe"}, "COOKIE_SECURE"},
 		{[]string{"COOKIE_SECURE", "auto"}, "COOKIE_SECURE"},
 		{[]string{"TRUST_PROXY", "si"}, "TRUST_PROXY"},
+		{[]string{"TRUST_PROXY_HOPS", "uno"}, "TRUST_PROXY_HOPS"},
+		{[]string{"TRUST_PROXY_HOPS", "11"}, "TRUST_PROXY_HOPS"},
+		{[]string{"TRUST_PROXY_CIDRS", "10.0.0.0/33"}, "TRUST_PROXY_CIDRS"},
+		{[]string{"TRUST_PROXY_CIDRS", "proxy.internal"}, "TRUST_PROXY_CIDRS"},
+		{[]string{"TRUST_PROXY_HOPS", "1", "TRUST_PROXY_CIDRS", "10.0.0.0/8"}, "TRUST_PROXY_HOPS/TRUST_PROXY_CIDRS"},
+		{[]string{"TRUST_PROXY", "false", "TRUST_PROXY_HOPS", "2"}, "TRUST_PROXY="},
 		{[]string{"MS_TENANT_ID", tenant}, "MS_TENANT_ID/MS_CLIENT_ID"},
 		{[]string{"MS_TENANT_ID", "utpl.edu.ec", "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec"}, "MS_TENANT_ID="},
 		{[]string{"MS_TENANT_ID", tenant + "0", "MS_CLIENT_ID", "c", "MS_EMAIL_DOMAINS", "utpl.edu.ec"}, "MS_TENANT_ID="},
@@ -144,6 +151,33 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 			t.Errorf("%v: err = %v; want it to name %s", tc.kv, err, tc.name)
 		} else if n := strings.Count(err.Error(), "\n") + 1; n != 1 {
 			t.Errorf("%v: %d problems reported, want only the one under test: %v", tc.kv, n, err)
+		}
+	}
+}
+
+// TestProxyTrust: which X-Forwarded-For entry names the client, for each
+// way of saying a proxy is trusted.
+func TestProxyTrust(t *testing.T) {
+	for _, tc := range []struct {
+		kv    []string
+		trust bool
+		hops  int
+		cidrs string
+	}{
+		{nil, false, 0, "[]"},
+		{[]string{"TRUST_PROXY", "true"}, true, 1, "[]"},                             // Cloud Run alone
+		{[]string{"TRUST_PROXY", "true", "FIREBASE_HOSTING", "true"}, true, 2, "[]"}, // Firebase Hosting, then Cloud Run
+		{[]string{"FIREBASE_HOSTING", "true"}, false, 0, "[]"},
+		{[]string{"TRUST_PROXY_HOPS", "3"}, true, 3, "[]"},
+		{[]string{"TRUST_PROXY", "true", "FIREBASE_HOSTING", "true", "TRUST_PROXY_HOPS", "1"}, true, 1, "[]"},
+		{[]string{"TRUST_PROXY_CIDRS", " 10.1.2.3/8, 2001:db8::/32,192.0.2.9 "}, true, 0, "[10.0.0.0/8 2001:db8::/32 192.0.2.9/32]"},
+	} {
+		c, err := Load(env(tc.kv...))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.kv, err)
+		}
+		if cidrs := fmt.Sprint(c.TrustProxyCIDRs); c.TrustProxy != tc.trust || c.ProxyHops() != tc.hops || cidrs != tc.cidrs {
+			t.Errorf("%v: trust %v, hops %d, ranges %s; want %v, %d, %s", tc.kv, c.TrustProxy, c.ProxyHops(), cidrs, tc.trust, tc.hops, tc.cidrs)
 		}
 	}
 }

@@ -166,7 +166,8 @@ func TestRepeatedFailuresAreSlowedDown(t *testing.T) {
 			t.Fatalf("attempt %d = %d", i+1, res.Code)
 		}
 	}
-	// Even the right password waits now: the account is being guessed.
+	// Even the right password waits now from this address: the account is
+	// being guessed from it (from elsewhere it would pass: F-05's tests).
 	res := e.do(guest, http.MethodPost, "/api/auth/login", map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword})
 	if res.Code != http.StatusTooManyRequests || res.Header().Get("Retry-After") == "" {
 		t.Fatalf("6th attempt = %d (Retry-After %q)", res.Code, res.Header().Get("Retry-After"))

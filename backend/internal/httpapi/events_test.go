@@ -73,7 +73,7 @@ func TestSecurityEventsNameWhoAndNeverASecret(t *testing.T) {
 	}
 
 	// Sign-ins: a success, a wrong password for a known and an unknown
-	// account, then the account throttled.
+	// account, then the account throttled from this address.
 	ok := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": member.Mail, "password": testPassword}, "X-Forwarded-For", "203.0.113.50")
 	fresh := sessionCookie(t, ok)
 	secrets = append(secrets, fresh.Value, tokenHash(fresh.Value))
@@ -116,7 +116,7 @@ func TestSecurityEventsNameWhoAndNeverASecret(t *testing.T) {
 	}
 	expectEvent(t, lines, "auth.login.failure", map[string]any{"userId": "", "knownAccount": false, "reason": "invalid_credentials"})
 	expectEvent(t, lines, "auth.login.failure", map[string]any{"userId": other.ID, "knownAccount": true})
-	expectEvent(t, lines, "auth.login.throttled", map[string]any{"userId": other.ID, "scope": "account", "level": "WARN"})
+	expectEvent(t, lines, "auth.login.throttled", map[string]any{"userId": other.ID, "scope": "pair", "level": "WARN"})
 	expectEvent(t, lines, "authz.denied", map[string]any{"userId": member.ID, "reason": "forbidden", "status": float64(403),
 		"route": "/api/admin/grading", "sessionId": sessionIDs[member.ID]})
 	expectEvent(t, lines, "authz.denied", map[string]any{"userId": other.ID, "reason": "hidden", "status": float64(404),

@@ -57,6 +57,7 @@ type api struct {
 	log      *slog.Logger
 	csp      string
 	headers  []Header // SecurityHeaders
+	clients  clientAddresses
 	now      func() time.Time
 }
 
@@ -83,6 +84,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	if a.log == nil {
 		a.log = slog.New(slog.DiscardHandler)
 	}
+	a.clients = newClientAddresses(d.Config)
 	a.csp = contentSecurityPolicy(d.Config)
 	a.headers = SecurityHeaders(d.Config)
 
@@ -134,21 +136,12 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	// token instead (docs/lti.md).
 	csrf.AddInsecureBypassPattern("POST " + lti.LoginPath)
 	csrf.AddInsecureBypassPattern("POST " + lti.LaunchPath)
-	var h http.Handler = csrf.Handler(e)
-	if !d.Config.TrustProxy {
-		h = dropForwardingHeaders(h)
-	}
-	return h, nil
+	return a.clients.dropUntrustedForwarding(csrf.Handler(e)), nil
 }
 
-// clientIP is the client's address: from X-Forwarded-For behind the
-// trusted proxy (TRUST_PROXY), the connection's otherwise.
-func (a *api) clientIP(r *http.Request) string {
-	if a.cfg.TrustProxy {
-		return echo.ExtractIPFromXFFHeader()(r)
-	}
-	return echo.ExtractIPDirect()(r)
-}
+// clientIP is the client's address: from X-Forwarded-For as far as the
+// configuration trusts it (clientaddr.go), the connection's otherwise.
+func (a *api) clientIP(r *http.Request) string { return a.clients.of(r) }
 
 // mount adds the route table to the groups by path prefix (/api/, /lti/).
 // Every route must choose an access level (deny by default) and appear
@@ -195,23 +188,6 @@ func (a *api) crossOriginRefused(w http.ResponseWriter, r *http.Request) {
 	_ = json.NewEncoder(w).Encode(errorBody{errorPayload{Code: "cross_origin",
 		Message: "La solicitud fue rechazada porque no proviene de este sitio. Recargue la página e intente de nuevo."}})
 }
-
-// dropForwardingHeaders removes what a proxy would say about the original
-// request when no proxy is trusted (TRUST_PROXY=false): a client could
-// otherwise claim HTTPS (Secure cookies, HSTS) or another address.
-func dropForwardingHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, k := range forwardingHeaders {
-			if _, ok := r.Header[k]; ok {
-				r.Header.Del(k)
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-var forwardingHeaders = []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Protocol",
-	"X-Forwarded-Ssl", "X-Forwarded-Host", "X-Url-Scheme", "X-Real-Ip"}
 
 // bodyLimit refuses a body over limit bytes: at once when Content-Length
 // says so, otherwise while reading, before anything is stored. The body is
@@ -404,7 +380,7 @@ func origin(raw string) string {
 }
 
 // isHTTPS reports whether the browser reached us over HTTPS, directly or
-// through the trusted proxy: without TRUST_PROXY, dropForwardingHeaders has
+// through the trusted proxy: from anyone else, dropUntrustedForwarding has
 // already removed a client's X-Forwarded-Proto.
 func isHTTPS(r *http.Request) bool {
 	return r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https")

@@ -49,8 +49,8 @@ type Sessions interface {
 }
 
 // Accounts persists what keeps accounts safe beyond the password: one-time
-// tokens (password resets, sign-ins waiting for a second factor), second
-// factors, and rate-limit counters shared by every server instance.
+// tokens (password resets, sign-ins waiting for a second factor) and second
+// factors. (Rate limits count with Counters.)
 type Accounts interface {
 	// CreateToken stores t; domain.ErrConflict when its hash exists.
 	CreateToken(ctx context.Context, t domain.OneTimeToken) error
@@ -80,15 +80,6 @@ type Accounts interface {
 	// used; domain.ErrNotFound when there is no such unused code. Of racing
 	// calls for a code one succeeds.
 	UseRecoveryCode(ctx context.Context, userID, hash string, at time.Time) error
-
-	// HitRateLimit counts one event under key in a fixed window of the
-	// given length that starts with the key's first event, and returns the
-	// count so far in the window (this event included) and when the window
-	// ends. Concurrent hits are all counted, on every instance.
-	HitRateLimit(ctx context.Context, key string, now time.Time, window time.Duration) (count int, windowEnd time.Time, err error)
-	// DeleteExpiredRateLimits deletes counters whose window ended at or
-	// before now.
-	DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64, error)
 }
 
 // Degrees persists degree programmes.
@@ -365,8 +356,11 @@ type LTI interface {
 }
 
 // Counter is a small count kept in the store under a string key, so that
-// every instance of the server sees the same value (sign-in throttling).
-// What the fields mean beyond Count and ExpiresAt is the caller's policy.
+// every instance of the server sees the same value. It is the one way the
+// server counts events over time: sign-in throttling (auth.Throttle) and
+// the rate limits of account features (auth's limits.go) both keep their
+// counts here, under keys of their own. What the fields mean beyond Count
+// and ExpiresAt is the caller's policy.
 type Counter struct {
 	Count int64
 	// Start is when the count began (the start of the caller's window).

@@ -211,31 +211,3 @@ func (s *Store) UseRecoveryCode(ctx context.Context, userID, hash string, at tim
 		return fmt.Errorf("recovery code: %w", domain.ErrNotFound)
 	})
 }
-
-// rateLimits/{key}: hits and windowEnd. Each hit is a transaction on the
-// document, so hits from every instance are counted; a busy key is
-// written at most a few times a second (sign-in steps, not page views).
-
-func (s *Store) HitRateLimit(ctx context.Context, key string, now time.Time, window time.Duration) (int, time.Time, error) {
-	var hits int
-	var end time.Time
-	err := s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colRateLimits, key))
-		if err != nil {
-			return err
-		}
-		hits, end = 1, now.Add(window).UTC().Truncate(time.Microsecond)
-		if d.exists {
-			if prev := d.data.time("windowEnd"); prev.After(now) {
-				hits, end = int(d.data.int("hits"))+1, prev
-			}
-		}
-		t.set(d.ref, map[string]any{"hits": int64(hits), "windowEnd": ts(end)})
-		return nil
-	})
-	return hits, end, err
-}
-
-func (s *Store) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64, error) {
-	return s.deleteExpired(ctx, query{coll: colRateLimits, where: []cond{{"windowEnd", "<=", now}}})
-}

@@ -63,7 +63,6 @@ const (
 	colJobSubjects   = "jobSubjects"
 	colTokens        = "oneTimeTokens"
 	colMFA           = "mfa"
-	colRateLimits    = "rateLimits"
 	colStoreState    = "storeState" // the adapter's own bookkeeping (one-time backfills)
 )
 

@@ -132,30 +132,3 @@ func (s *DB) UseRecoveryCode(ctx context.Context, userID, hash string, at time.T
 		ms(at), userID, hash)
 	return s.expectOne(res, err)
 }
-
-// HitRateLimit is one upsert: a new bucket or one whose window ended
-// starts a window with one hit, any other adds a hit. The SET expressions
-// read the row as it was, in SQLite and PostgreSQL alike, and the row is
-// locked for the statement, so concurrent hits are all counted.
-func (s *DB) HitRateLimit(ctx context.Context, key string, now time.Time, window time.Duration) (int, time.Time, error) {
-	var hits int
-	var end int64
-	err := s.queryRow(ctx, `INSERT INTO rate_limits (bucket, window_end, hits) VALUES (?, ?, 1)
-		ON CONFLICT (bucket) DO UPDATE SET
-			hits = CASE WHEN rate_limits.window_end <= ? THEN 1 ELSE rate_limits.hits + 1 END,
-			window_end = CASE WHEN rate_limits.window_end <= ? THEN ? ELSE rate_limits.window_end END
-		RETURNING hits, window_end`,
-		key, ms(now.Add(window)), ms(now), ms(now), ms(now.Add(window))).Scan(&hits, &end)
-	if err != nil {
-		return 0, time.Time{}, s.mapErr(err)
-	}
-	return hits, fromMS(end), nil
-}
-
-func (s *DB) DeleteExpiredRateLimits(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.exec(ctx, `DELETE FROM rate_limits WHERE window_end <= ?`, ms(now))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
-}

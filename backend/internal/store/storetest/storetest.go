@@ -65,7 +65,6 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"UserSessions":      testUserSessions,
 		"Tokens":            testTokens,
 		"MFA":               testMFA,
-		"RateLimits":        testRateLimits,
 		"JobBySubject":      testJobBySubject,
 		"LTIPlatforms":      testLTIPlatforms,
 		"LTIKeys":           testLTIKeys,
