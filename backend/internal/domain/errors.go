@@ -5,6 +5,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinel errors. Capability packages wrap them; the HTTP layer maps them to
@@ -16,7 +17,31 @@ var (
 	ErrConflict        = errors.New("conflict")
 	ErrTooManyRequests = errors.New("too many requests")
 	ErrTooLarge        = errors.New("too large")
+	// ErrUnavailable is a moment of overload: the request changed nothing
+	// and may be sent again after a pause (503 with Retry-After).
+	ErrUnavailable = errors.New("temporarily unavailable")
 )
+
+// BusyError is ErrUnavailable with the pause the client should wait
+// before trying again.
+type BusyError struct {
+	RetryAfter time.Duration
+	Cause      error // what was overloaded, for the log
+}
+
+func (e *BusyError) Error() string {
+	if e.Cause == nil {
+		return "busy, retry after " + e.RetryAfter.String()
+	}
+	return "busy, retry after " + e.RetryAfter.String() + ": " + e.Cause.Error()
+}
+
+func (e *BusyError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{ErrUnavailable}
+	}
+	return []error{ErrUnavailable, e.Cause}
+}
 
 // UserError is an error whose Message is safe to show to the user (Spanish).
 // Code is a stable machine-readable identifier the frontend may switch on.
