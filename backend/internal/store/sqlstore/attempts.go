@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -164,9 +165,12 @@ func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]stri
 	return out, rows.Err()
 }
 
+// recordingColumns read a recording with its chunks' count and bytes,
+// which the recording's row keeps up to date (chunk_count, chunk_bytes,
+// changed with the chunks in one transaction), so reading a recording
+// costs the same however long it is.
 const recordingColumns = `r.attempt_id, r.id, r.phase, r.mime_type, r.duration_ms, r.levels, r.complete, r.deleted, r.composed, r.created_at,
-	(SELECT COUNT(*) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
-	(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id)`
+	r.chunk_count, r.chunk_bytes`
 
 func scanRecording(sc scanner) (domain.Recording, error) {
 	var r domain.Recording
@@ -272,59 +276,107 @@ func (s *DB) CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int
 }
 
 func (s *DB) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
-	return s.addChunk(ctx, attemptID, recordingID, c, store.ChunkLimits{}, false)
+	return s.addChunk(ctx, &chunkReq{attemptID: attemptID, recordingID: recordingID, c: c})
 }
 
 func (s *DB) AddChunkWithin(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits) error {
-	return s.addChunk(ctx, attemptID, recordingID, c, l, true)
+	return s.addChunk(ctx, &chunkReq{attemptID: attemptID, recordingID: recordingID, c: c, l: l, open: true})
 }
 
-// addChunk records a chunk and counts its bytes in storage_usage, in one
-// transaction that first locks the student's storage_usage row: every
-// chunk added to, or deleted from, the student's recordings waits for it,
-// so the sums read after the lock stay true until the commit. open asks
-// for the recording to be neither complete nor deleted.
-func (s *DB) addChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits, open bool) error {
-	return s.InTx(ctx, func(st store.Store) error {
-		tx := st.(*DB)
-		var student string
-		err := tx.queryRow(ctx, `SELECT a.student_id FROM recordings r JOIN attempts a ON a.id = r.attempt_id
-			WHERE r.attempt_id = ? AND r.id = ?`, attemptID, recordingID).Scan(&student)
-		if err != nil {
-			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, tx.mapErr(err))
-		}
-		if err := tx.lockStorage(ctx, student); err != nil {
+// addChunk records a chunk: inside a transaction at once, otherwise in
+// the next batch of the chunk committer (see chunkBatcher), which commits
+// the chunks of concurrent uploads together.
+func (s *DB) addChunk(ctx context.Context, r *chunkReq) error {
+	if s.tx != nil {
+		if err := s.addChunks(ctx, []*chunkReq{r}); err != nil {
 			return err
+		}
+		return r.err
+	}
+	return s.chunks.add(ctx, r)
+}
+
+// chunkReq is one chunk to record and, once done, its outcome.
+type chunkReq struct {
+	attemptID, recordingID string
+	c                      domain.ChunkInfo
+	l                      store.ChunkLimits
+	open                   bool // the recording must be neither complete nor deleted
+	student                string
+	err                    error // the chunk's own refusal (limits, conflict, not found)
+	done                   chan struct{}
+}
+
+// addChunks records chunks in the transaction s, each within its limits,
+// and counts their bytes in their recordings' rows and in their students'
+// storage_usage rows. The students' rows are locked first, in sorted
+// order (PostgreSQL; on SQLite the transaction holds the write lock
+// already): every chunk added to, or deleted from, a student's recordings
+// waits for that row, so the sums read after the lock stay true until the
+// commit, and two batches lock in the same order. A chunk refused for
+// itself gets its error in its req and changes nothing; an error returned
+// is the database's, and the transaction must be rolled back.
+func (s *DB) addChunks(ctx context.Context, reqs []*chunkReq) error {
+	var students []string
+	for _, r := range reqs {
+		r.err = nil
+		err := s.queryRow(ctx, `SELECT a.student_id FROM recordings r JOIN attempts a ON a.id = r.attempt_id
+			WHERE r.attempt_id = ? AND r.id = ?`, r.attemptID, r.recordingID).Scan(&r.student)
+		if err := s.mapErr(err); errors.Is(err, domain.ErrNotFound) {
+			r.err = fmt.Errorf("recording %s/%s: %w", r.attemptID, r.recordingID, err)
+			continue
+		} else if err != nil {
+			return err
+		}
+		students = append(students, r.student)
+	}
+	slices.Sort(students)
+	for _, st := range slices.Compact(students) {
+		if err := s.lockStorage(ctx, st); err != nil {
+			return err
+		}
+	}
+	for _, r := range reqs {
+		if r.err != nil {
+			continue
 		}
 		var exists, complete, deleted bool
 		var recordingBytes, used int64
-		err = tx.queryRow(ctx, `SELECT
+		err := s.queryRow(ctx, `SELECT
 			EXISTS (SELECT 1 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? AND seq = ?),
-			r.complete, r.deleted,
-			(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
+			r.complete, r.deleted, r.chunk_bytes,
 			(SELECT bytes FROM storage_usage WHERE student_id = ?)
 			FROM recordings r WHERE r.attempt_id = ? AND r.id = ?`,
-			attemptID, recordingID, c.Seq, student, attemptID, recordingID).Scan(&exists, &complete, &deleted, &recordingBytes, &used)
+			r.attemptID, r.recordingID, r.c.Seq, r.student, r.attemptID, r.recordingID).Scan(&exists, &complete, &deleted, &recordingBytes, &used)
 		if err != nil {
-			return tx.mapErr(err)
+			return s.mapErr(err)
 		}
 		switch {
 		case exists:
-			return fmt.Errorf("chunk %d of %s/%s: %w", c.Seq, attemptID, recordingID, domain.ErrConflict)
-		case open && (complete || deleted):
-			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, store.ErrRecordingClosed)
-		case l.RecordingBytes > 0 && recordingBytes+c.Bytes > l.RecordingBytes:
-			return fmt.Errorf("recording %s/%s holds %d bytes: %w", attemptID, recordingID, recordingBytes, store.ErrRecordingFull)
-		case l.StudentBytes > 0 && used+c.Bytes > l.StudentBytes:
-			return fmt.Errorf("student %s holds %d bytes: %w", student, used, store.ErrStorageQuota)
+			r.err = fmt.Errorf("chunk %d of %s/%s: %w", r.c.Seq, r.attemptID, r.recordingID, domain.ErrConflict)
+		case r.open && (complete || deleted):
+			r.err = fmt.Errorf("recording %s/%s: %w", r.attemptID, r.recordingID, store.ErrRecordingClosed)
+		case r.l.RecordingBytes > 0 && recordingBytes+r.c.Bytes > r.l.RecordingBytes:
+			r.err = fmt.Errorf("recording %s/%s holds %d bytes: %w", r.attemptID, r.recordingID, recordingBytes, store.ErrRecordingFull)
+		case r.l.StudentBytes > 0 && used+r.c.Bytes > r.l.StudentBytes:
+			r.err = fmt.Errorf("student %s holds %d bytes: %w", r.student, used, store.ErrStorageQuota)
 		}
-		if _, err := tx.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
-			attemptID, recordingID, c.Seq, c.Bytes, c.SHA256); err != nil {
+		if r.err != nil {
+			continue
+		}
+		if _, err := s.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
+			r.attemptID, r.recordingID, r.c.Seq, r.c.Bytes, r.c.SHA256); err != nil {
 			return err
 		}
-		_, err = tx.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, c.Bytes, student)
-		return err
-	})
+		if _, err := s.exec(ctx, `UPDATE recordings SET chunk_count = chunk_count + 1, chunk_bytes = chunk_bytes + ?
+			WHERE attempt_id = ? AND id = ?`, r.c.Bytes, r.attemptID, r.recordingID); err != nil {
+			return err
+		}
+		if _, err := s.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, r.c.Bytes, r.student); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lockStorage creates the student's storage_usage row if missing and, in
@@ -385,6 +437,9 @@ func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) er
 			return err
 		}
 		if _, err := tx.exec(ctx, `DELETE FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE recordings SET chunk_count = 0, chunk_bytes = 0 WHERE attempt_id = ? AND id = ?`, attemptID, recordingID); err != nil {
 			return err
 		}
 		if student == "" || freed == 0 {
