@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/gzhttp"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -43,16 +44,17 @@ type Deps struct {
 }
 
 type api struct {
-	cfg      config.Config
-	store    store.Store
-	auth     *auth.Service
-	groups   *groups.Service
-	catalog  *catalog.Service
-	exams    *exams.Service
-	feedback *feedback.Service
-	log      *slog.Logger
-	csp      string
-	now      func() time.Time
+	cfg       config.Config
+	store     store.Store
+	auth      *auth.Service
+	groups    *groups.Service
+	catalog   *catalog.Service
+	exams     *exams.Service
+	feedback  *feedback.Service
+	log       *slog.Logger
+	csp       string
+	cspHeader []string
+	now       func() time.Time
 }
 
 // zeroTime disables Last-Modified on served media.
@@ -79,6 +81,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 		a.log = slog.New(slog.DiscardHandler)
 	}
 	a.csp = contentSecurityPolicy(d.Config)
+	a.cspHeader = []string{a.csp}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -92,20 +95,6 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	e.Use(middleware.Recover())
 	e.Use(a.requestLog())
 	e.Use(a.securityHeaders)
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Level:     5,
-		MinLength: 1024,
-		// Recordings are already compressed and are served with ranges. A
-		// chunk's acknowledgement is a few bytes, never compressed, but the
-		// middleware would still hold a pooled gzip writer (~800 KiB once
-		// used) for the whole upload of each chunk in flight: 200 recorders
-		// after a stall of a few seconds meant ~150 MB more memory.
-		Skipper: func(c echo.Context) bool {
-			p := c.Request().URL.Path
-			return strings.HasSuffix(p, "/media") || c.Request().Method == http.MethodPut && strings.Contains(p, "/chunks/")
-		},
-	}))
-
 	apiGroup := e.Group("/api", a.loadSession)
 	if err := a.mount(apiGroup, table(a)); err != nil {
 		return nil, err
@@ -124,10 +113,37 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(a.crossOriginRefused))
 	var h http.Handler = csrf.Handler(e)
+	h, err = compress(h)
+	if err != nil {
+		return nil, err
+	}
 	if !d.Config.TrustProxy {
 		h = dropForwardingHeaders(h)
 	}
 	return h, nil
+}
+
+// compress gzips responses of at least 1 KiB for clients that accept it
+// (pages, scripts and API answers; Lighthouse's performance budget counts
+// on it). The gzip writer is taken only once a response has passed that
+// size: a request that waits (for a password check, say) or answers a few
+// bytes holds none, where a writer holds ~800 KiB once used. Recordings
+// (already compressed, served with ranges) and chunk uploads, whose
+// acknowledgements are a few bytes, skip it altogether.
+func compress(h http.Handler) (http.Handler, error) {
+	wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(5))
+	if err != nil {
+		return nil, err
+	}
+	gz := wrap(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if strings.HasSuffix(p, "/media") || r.Method == http.MethodPut && strings.Contains(p, "/chunks/") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		gz.ServeHTTP(w, r)
+	}), nil
 }
 
 // mount adds the route table to the /api group. Every route must choose an
@@ -267,22 +283,36 @@ func (a *api) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// Header values every response carries, as the one-element slices
+// http.Header holds: setting them is a map assignment, without the key
+// canonicalisation and allocation of Header.Set on every request. They are
+// never appended to in place (len == cap).
+var (
+	hNosniff     = []string{"nosniff"}
+	hDeny        = []string{"DENY"}
+	hReferrer    = []string{"strict-origin-when-cross-origin"}
+	hPermissions = []string{"microphone=(self), camera=(), geolocation=(), payment=()"}
+	hOpener      = []string{"same-origin-allow-popups"}
+	hHSTS        = []string{"max-age=31536000; includeSubDomains"}
+	hNoStore     = []string{"no-store"}
+)
+
 func (a *api) setSecurityHeaders(h http.Header, r *http.Request) {
-	h.Set("Content-Security-Policy", a.csp)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-	h.Set("Permissions-Policy", "microphone=(self), camera=(), geolocation=(), payment=()")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
+	h["Content-Security-Policy"] = a.cspHeader
+	h["X-Content-Type-Options"] = hNosniff
+	h["X-Frame-Options"] = hDeny
+	h["Referrer-Policy"] = hReferrer
+	h["Permissions-Policy"] = hPermissions
+	h["Cross-Origin-Opener-Policy"] = hOpener
 	// With Secure cookies the site is served over HTTPS (or on loopback,
 	// where browsers ignore HSTS), so HSTS goes out even when a proxy that
 	// is not trusted terminated TLS. includeSubDomains: a sibling host over
 	// plain HTTP could otherwise be used to set cookies for this one.
 	if isHTTPS(r) || a.secureCookies() {
-		h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+		h["Strict-Transport-Security"] = hHSTS
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		h.Set("Cache-Control", "no-store")
+		h["Cache-Control"] = hNoStore
 	}
 }
 
