@@ -22,7 +22,7 @@ import (
 // still checked against its recording's and its student's limits in that
 // transaction, in order of arrival, so the limits hold exactly.
 type chunkBatcher struct {
-	s    *DB
+	s       *DB
 	in      chan *chunkReq
 	once    sync.Once
 	started atomic.Bool
