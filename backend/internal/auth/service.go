@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"time"
 
@@ -34,7 +33,7 @@ type Service struct {
 	microsoft *MicrosoftVerifier
 	now       func() time.Time
 
-	hashing chan struct{} // a slot per argon2id computation allowed at once
+	hashing *hashQueue // the argon2id computations, bounded, with their queue
 	verify  func(hash, password string) (bool, error)
 }
 
@@ -47,15 +46,10 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		addresses: NewThrottle(20, 15*time.Minute),
 		microsoft: microsoft,
 		now:       time.Now,
-		hashing:   make(chan struct{}, maxHashing()),
+		hashing:   newHashQueue(maxHashing()),
 		verify:    VerifyPassword,
 	}
 }
-
-// maxHashing bounds concurrent argon2id computations: one per core (at
-// least two, at most eight); more would only queue for the CPU while each
-// held its 19 MiB.
-func maxHashing() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 
 // Sessions returns the session manager.
 func (s *Service) Sessions() *Sessions { return s.sessions }
@@ -133,22 +127,11 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 }
 
 // hashingSlot waits for one of the maxHashing argon2id computations
-// allowed at a time: each holds 19 MiB, so a burst of sign-ins queues
-// instead of exhausting memory. The caller releases it when done.
+// allowed at a time (see hashQueue): each holds 19 MiB, so a burst of
+// sign-ins queues instead of exhausting memory, and past the queue's
+// bound is asked to come back later. The caller releases it when done.
 func (s *Service) hashingSlot(ctx context.Context) (release func(), err error) {
-	select {
-	case s.hashing <- struct{}{}:
-		return func() { <-s.hashing }, nil
-	case <-ctx.Done():
-		return nil, busy(ctx.Err())
-	}
-}
-
-// busy is the answer when the request ended while waiting for a hashing
-// slot: the client has usually gone, so it is not logged as a failure.
-func busy(cause error) error {
-	return fmt.Errorf("%w (%w)", &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeServerBusy,
-		Message: "El servidor está ocupado. Intente de nuevo en un momento.", Details: map[string]int{"retryAfterSeconds": 5}}, cause)
+	return s.hashing.acquire(ctx)
 }
 
 func tooMany(wait time.Duration) error {
@@ -283,6 +266,9 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (doma
 		}
 		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	if err == nil {
+		s.sessions.cache.forgetUser(u.ID)
+	}
 	return u, err
 }
 

@@ -32,11 +32,12 @@ type Sessions struct {
 	idle  time.Duration
 	max   time.Duration
 	now   func() time.Time
+	cache *sessionCache
 }
 
 // NewSessions returns a session manager with idle and absolute timeouts.
 func NewSessions(s store.Store, idle, max time.Duration) *Sessions {
-	return &Sessions{store: s, idle: idle, max: max, now: time.Now}
+	return &Sessions{store: s, idle: idle, max: max, now: time.Now, cache: newSessionCache()}
 }
 
 // MaxAge is the absolute lifetime, used for the cookie's Max-Age.
@@ -70,15 +71,34 @@ func (m *Sessions) Resolve(ctx context.Context, token string) (domain.User, erro
 		return domain.User{}, domain.ErrUnauthenticated
 	}
 	h := hashToken(token)
+	now := m.now().UTC()
+	if c, ok := m.cache.get(h, now); ok {
+		return m.check(ctx, h, c.se, c.user, now, true)
+	}
 	se, err := m.store.GetSession(ctx, h)
+	if errors.Is(err, domain.ErrNotFound) {
+		m.cache.forget(h)
+		return domain.User{}, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.User{}, err
+	}
+	u, err := m.store.GetUser(ctx, se.UserID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.User{}, domain.ErrUnauthenticated
 	}
 	if err != nil {
 		return domain.User{}, err
 	}
-	now := m.now().UTC()
+	m.cache.put(h, cachedSession{se: se, user: u, resolved: now})
+	return m.check(ctx, h, se, u, now, false)
+}
+
+// check applies the timeouts to a session read from the store or from the
+// cache, and refreshes its last-seen time when due.
+func (m *Sessions) check(ctx context.Context, h string, se domain.Session, u domain.User, now time.Time, cached bool) (domain.User, error) {
 	if !now.Before(se.ExpiresAt) || now.Sub(se.LastSeenAt) >= m.idle {
+		m.cache.forget(h)
 		_ = m.store.DeleteSession(ctx, h)
 		return domain.User{}, domain.ErrUnauthenticated
 	}
@@ -86,12 +106,9 @@ func (m *Sessions) Resolve(ctx context.Context, token string) (domain.User, erro
 		if err := m.store.TouchSession(ctx, h, now); err != nil {
 			return domain.User{}, err
 		}
+		m.cache.touched(h, now)
 	}
-	u, err := m.store.GetUser(ctx, se.UserID)
-	if errors.Is(err, domain.ErrNotFound) {
-		return domain.User{}, domain.ErrUnauthenticated
-	}
-	return u, err
+	return u, nil
 }
 
 // Revoke ends the session of token (no error when it does not exist).
@@ -99,7 +116,9 @@ func (m *Sessions) Revoke(ctx context.Context, token string) error {
 	if token == "" {
 		return nil
 	}
-	return m.store.DeleteSession(ctx, hashToken(token))
+	h := hashToken(token)
+	m.cache.forget(h)
+	return m.store.DeleteSession(ctx, h)
 }
 
 // Sweep deletes expired sessions; the server calls it periodically.
