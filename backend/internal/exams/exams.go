@@ -33,11 +33,13 @@ type Service struct {
 	// composeQueue feeds the background composer (StartComposer); nil
 	// when Complete composes before answering.
 	composeQueue chan domain.Recording
+	// owners knows the owner of the attempts recently uploaded to.
+	owners *ownerCache
 }
 
 // NewService wires the exams service.
 func NewService(s store.Store, c *catalog.Service, g *groups.Service, m media.Store) *Service {
-	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now, limits: DefaultLimits()}
+	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now, limits: DefaultLimits(), owners: newOwnerCache()}
 }
 
 // SetClock replaces the clock (tests drive phase deadlines with it).
