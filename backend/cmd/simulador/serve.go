@@ -52,6 +52,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
 	}
 
+	if err := startDebug(ctx, a.cfg.DebugAddr, a.log); err != nil {
+		return fmt.Errorf("DEBUG_ADDR=%s: %w", a.cfg.DebugAddr, err)
+	}
 	go a.sweepSessions(ctx)
 	a.exams.StartComposer(ctx)
 	go a.sweepMedia(ctx)
