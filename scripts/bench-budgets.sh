@@ -15,6 +15,8 @@ budgets=$(cat <<'EOF'
 ^BenchmarkCaseImport8MB[A-Z]+$|B/op|16777216|an 8 MB case import of empty cases (the security review's probe): memory under 16 MiB
 ^BenchmarkCaseImport8MB[A-Z]+$|ns/op|1000000000|an 8 MB case import of empty cases: under 1 s
 ^BenchmarkParseXLSXWideSparse$|ns/op|1000000000|a 5,000-row roster with a cell in column XFD on every row: under 1 s
+^BenchmarkGroupReport1000/polled$|ns/op|50000000|the tutor's report (GET /api/admin/reports) of a 1,000-student group, as polled: under 50 ms
+^BenchmarkGroupReport5000/polled$|ns/op|200000000|the tutor's report of a 5,000-student group, as polled: under 200 ms
 EOF
 )
 

@@ -94,7 +94,7 @@ func attemptFrom(d doc) (domain.Attempt, error) {
 }
 
 var summaryFields = []string{"studentId", "studentEmail", "studentName", "groupId", "mode", "status", "caseTitle", "area",
-	"selfScore", "tutorScore", "createdAt", "finishedAt"}
+	"selfScore", "tutorScore", "createdAt", "finishedAt", "version"}
 
 func summaryFrom(d doc) (domain.AttemptSummary, error) {
 	f := d.data
@@ -102,7 +102,7 @@ func summaryFrom(d doc) (domain.AttemptSummary, error) {
 		ID: d.ref.ID, StudentID: f.str("studentId"), StudentEmail: f.str("studentEmail"), StudentName: f.str("studentName"),
 		GroupID: f.str("groupId"), Mode: domain.Mode(f.str("mode")), Status: domain.AttemptStatus(f.str("status")),
 		CaseTitle: f.str("caseTitle"), Area: f.str("area"), SelfScore: f.floatPtr("selfScore"), TutorScore: f.floatPtr("tutorScore"),
-		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"),
+		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"), Version: int(f.int("version")),
 	}, nil
 }
 

@@ -101,7 +101,7 @@ func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 
 func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.AttemptSummary, error) {
 	q := `SELECT id, student_id, student_email, student_name, group_id, mode, status, case_title, area, self_score, tutor_score,
-		created_at, finished_at FROM attempts WHERE 1 = 1`
+		created_at, finished_at, version FROM attempts WHERE 1 = 1`
 	var args []any
 	for _, c := range []struct {
 		col, v string
@@ -132,7 +132,7 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 		var created int64
 		var finished sql.NullInt64
 		if err := rows.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
-			&self, &tutor, &created, &finished); err != nil {
+			&self, &tutor, &created, &finished, &a.Version); err != nil {
 			return nil, err
 		}
 		a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)

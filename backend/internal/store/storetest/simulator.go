@@ -223,6 +223,10 @@ func testAttempts(t *testing.T, s store.Store) {
 	}
 	if inGroup, _ := s.ListAttempts(ctx, store.AttemptFilter{GroupID: "g1"}); len(inGroup) != 2 || inGroup[0].ID != b.ID || inGroup[1].ID != a.ID {
 		t.Fatalf("by group = %+v", inGroup)
+	} else if inGroup[0].Version != 1 || inGroup[1].Version != 3 {
+		// The version tells a reader whether what it keeps of an attempt
+		// is still current (the tutor's report keeps finished ones).
+		t.Fatalf("versions in the list = %d, %d; want 1 (new) and 3 (saved twice)", inGroup[0].Version, inGroup[1].Version)
 	}
 	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
 		t.Fatalf("recent = %v", ids)
