@@ -32,7 +32,12 @@ const (
 	// hashQueueMax bounds the sign-ins waiting at once (their memory).
 	hashQueueMax = 2000
 	// hashMaxWait is the longest a sign-in is asked to wait in the queue.
-	hashMaxWait = 8 * time.Second
+	// A refused sign-in comes back later, at the end of the queue, and
+	// while the refused wait, the queue may run dry and the cores idle:
+	// waiting is the faster way through a storm, as long as the answer
+	// comes well before the browser or a proxy gives up (Firebase Hosting
+	// waits 60 s for Cloud Run).
+	hashMaxWait = 20 * time.Second
 	// firstHashGuess is the time per hash assumed before any was timed.
 	firstHashGuess = 40 * time.Millisecond
 )

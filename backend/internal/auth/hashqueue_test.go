@@ -53,6 +53,7 @@ func TestHashQueueRunsSlotsAtOnceAndQueuesTheRest(t *testing.T) {
 
 func TestHashQueueRefusesAtOnceWhenTheWaitWouldBeTooLong(t *testing.T) {
 	q := newHashQueue(1)
+	q.maxWait = 8 * time.Second
 	q.perHash.Store(int64(time.Second)) // slow hashes: 1 s each
 	release, err := q.acquire(context.Background())
 	if err != nil {

@@ -61,9 +61,10 @@ func readers() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
 //
 // synchronous=NORMAL commits without waiting for the disk (a crash of the
 // process loses nothing; a power cut may lose the last commits), except
-// for recording chunks, whose batches commit with synchronous=FULL: a
-// chunk is acknowledged to the browser, which then deletes its copy, only
-// once its record survives a power cut.
+// for recording chunks: a chunk is acknowledged to the browser, which then
+// deletes its copy, only once the log holding its record was synced
+// (sqlstore.Options.SyncChunks), once for all the chunks committed
+// meanwhile.
 func Open(ctx context.Context, path string) (*sqlstore.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
@@ -113,8 +114,25 @@ func Open(ctx context.Context, path string) (*sqlstore.DB, error) {
 		Reader:          rd,
 		SingleWriter:    true,
 		CacheStatements: true,
-		DurableChunks:   &sqlstore.DurableCommit{Before: "PRAGMA synchronous = FULL", After: "PRAGMA synchronous = NORMAL"},
+		SyncChunks:      func() error { return syncFile(path + "-wal") },
 	}), nil
+}
+
+// syncFile flushes a file to the disk. In WAL mode a commit is complete
+// once its frames are in the log file: syncing the log makes every commit
+// written so far survive a power cut, as synchronous=FULL would at each
+// commit. A checkpoint (which may later reuse the log) syncs the log and
+// then the database itself.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // migrate applies the migrations up to version (all of them when 0): the

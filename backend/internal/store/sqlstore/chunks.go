@@ -16,14 +16,17 @@ import (
 // acknowledged only once its chunk's record is durable (the browser then
 // deletes its copy), so each acknowledgement waits for a commit that
 // survives a power cut. One goroutine takes every chunk waiting when the
-// previous batch ends and records them in one transaction with one
-// durable commit, so the price of durability is paid once per batch: the
-// more uploads arrive at once, the larger the batches. Each chunk is
-// still checked against its recording's and its student's limits in that
+// previous batch ends and records them in one transaction; another syncs
+// the commits (Options.SyncChunks) outside the writer's turn, once for
+// every batch committed while the previous sync ran, and then acknowledges
+// them. The price of durability is paid once per batch, or less, and the
+// more uploads arrive at once, the larger the batches. Each chunk is still
+// checked against its recording's and its student's limits in its batch's
 // transaction, in order of arrival, so the limits hold exactly.
 type chunkBatcher struct {
 	s       *DB
 	in      chan *chunkReq
+	synced  chan []*chunkReq // committed batches waiting for a sync
 	once    sync.Once
 	started atomic.Bool
 	closing sync.Once
@@ -43,7 +46,8 @@ const (
 )
 
 func newChunkBatcher(s *DB) *chunkBatcher {
-	return &chunkBatcher{s: s, in: make(chan *chunkReq, chunkQueueLen), stop: make(chan struct{}), done: make(chan struct{})}
+	return &chunkBatcher{s: s, in: make(chan *chunkReq, chunkQueueLen), synced: make(chan []*chunkReq, chunkQueueLen/maxChunkBatch+1),
+		stop: make(chan struct{}), done: make(chan struct{})}
 }
 
 var errStoreClosed = errors.New("the store is closed")
@@ -71,14 +75,20 @@ func (b *chunkBatcher) add(ctx context.Context, r *chunkReq) error {
 
 func (b *chunkBatcher) run() {
 	defer close(b.done)
-	batch := make([]*chunkReq, 0, maxChunkBatch)
+	syncDone := make(chan struct{})
+	go b.syncLoop(syncDone)
+	defer func() {
+		close(b.synced)
+		<-syncDone
+	}()
 	for {
+		var batch []*chunkReq
 		select {
 		case <-b.stop:
 			b.drain(errStoreClosed)
 			return
 		case r := <-b.in:
-			batch = append(batch[:0], r)
+			batch = append(make([]*chunkReq, 0, maxChunkBatch), r)
 		}
 	more:
 		for len(batch) < maxChunkBatch {
@@ -90,9 +100,42 @@ func (b *chunkBatcher) run() {
 			}
 		}
 		b.commit(batch)
-		for i := range batch {
-			close(batch[i].done)
-			batch[i] = nil
+		b.synced <- batch
+	}
+}
+
+// syncLoop acknowledges committed batches once a sync made them durable:
+// every batch waiting when a sync starts is covered by it.
+func (b *chunkBatcher) syncLoop(done chan struct{}) {
+	defer close(done)
+	syncFn := b.s.opts.SyncChunks
+	for batch := range b.synced {
+		batches := [][]*chunkReq{batch}
+	more:
+		for {
+			select {
+			case next, ok := <-b.synced:
+				if !ok {
+					break more
+				}
+				batches = append(batches, next)
+			default:
+				break more
+			}
+		}
+		var err error
+		if syncFn != nil {
+			if err = syncFn(); err != nil {
+				err = fmt.Errorf("sync the chunks' commit: %w", err)
+			}
+		}
+		for _, batch := range batches {
+			for _, r := range batch {
+				if err != nil && r.err == nil {
+					r.err = err
+				}
+				close(r.done)
+			}
 		}
 	}
 }
@@ -139,38 +182,13 @@ func (b *chunkBatcher) close() {
 	}
 }
 
-// durably runs fn in a transaction, with the writer's turn, whose commit
-// survives a power cut (Options.DurableChunks).
+// durably runs fn in a transaction with the writer's turn; the commit is
+// made durable by the sync that follows (see syncLoop).
 func (s *DB) durably(ctx context.Context, fn func(tx *DB) error) error {
 	release, err := s.enterWriter(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	dc := s.opts.DurableChunks
-	if dc == nil {
-		return s.inTxLocked(ctx, func(st store.Store) error { return fn(st.(*DB)) })
-	}
-	s.wstmts.preparePending(ctx)
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return s.mapErr(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, dc.Before); err != nil {
-		return fmt.Errorf("durable commit: %w", s.mapErr(err))
-	}
-	defer func() { _, _ = conn.ExecContext(context.Background(), dc.After) }()
-	tx, err := conn.BeginTx(ctx, s.d.TxOptions)
-	if err != nil {
-		return fmt.Errorf("begin: %w", s.mapErr(err))
-	}
-	if err := fn(&DB{db: s.db, rd: s.rd, tx: tx, d: s.d, shared: s.shared}); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", s.mapErr(err))
-	}
-	return nil
+	return s.inTxLocked(ctx, func(st store.Store) error { return fn(st.(*DB)) })
 }

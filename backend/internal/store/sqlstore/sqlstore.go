@@ -47,17 +47,14 @@ type Options struct {
 	// CacheStatements keeps each query prepared, once per connection, for
 	// a driver that does not cache prepared statements itself.
 	CacheStatements bool
-	// DurableChunks, when set, makes a batch of chunk records durable
-	// against a power cut before the batch is acknowledged: it runs on the
-	// writer connection before and after the batch's transaction (SQLite:
-	// synchronous FULL for that commit only). nil: every commit is
-	// durable already (PostgreSQL).
-	DurableChunks *DurableCommit
+	// SyncChunks, when set, makes every commit so far survive a power cut
+	// (SQLite: an fsync of the write-ahead log, whose commits are not
+	// synced with synchronous=NORMAL). The chunk committer calls it after a
+	// batch commits, outside the writer's turn, and acknowledges the batch
+	// only once it returned: one sync covers every batch committed before
+	// it. nil: every commit is durable already (PostgreSQL).
+	SyncChunks func() error
 }
-
-// DurableCommit is the statement run before, and the one run after, a
-// commit that must survive a power cut.
-type DurableCommit struct{ Before, After string }
 
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
