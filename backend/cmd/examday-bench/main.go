@@ -163,6 +163,7 @@ func main() {
 	flag.DurationVar(&o.wrkFor, "wrk-for", 20*time.Second, "compare: length of one wrk run")
 	flag.IntVar(&o.wrkConns, "wrk-connections", 64, "compare: wrk connections")
 	flag.StringVar(&o.bareEcho, "bare-echo", "", "internal: serve a bare Echo handler on this address (compare mode starts it)")
+	printKey := flag.Bool("print-template-key", false, "print the name of the template this run would use, and exit")
 	flag.Parse()
 
 	if o.bareEcho != "" {
@@ -175,6 +176,15 @@ func main() {
 	if err := o.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "examday-bench:", err)
 		os.Exit(2)
+	}
+	if *printKey {
+		key, err := templateKey(o)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "examday-bench:", err)
+			os.Exit(1)
+		}
+		fmt.Println(key)
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
