@@ -337,6 +337,11 @@ func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string
 	if len([]rune(notes)) > MaxNotes {
 		return domain.Invalid("notes_too_long", "Las notas no pueden superar los 20000 caracteres.")
 	}
+	// The usual case, the owner saving an attempt in progress, is one
+	// write; anything else goes the long way, which finds the right refusal.
+	if err := s.store.SaveNotes(ctx, id, u.ID, notes); !errors.Is(err, domain.ErrNotFound) {
+		return err
+	}
 	_, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error {
 		if a.Status != domain.AttemptInProgress {
 			return domain.ErrNotInProgres

@@ -187,6 +187,27 @@ func (s *Store) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	})
 }
 
+// SaveNotes rewrites data with the new notes in a transaction that checks
+// the owner, the status and increments the version.
+func (s *Store) SaveNotes(ctx context.Context, attemptID, studentID, notes string) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.ref(colAttempts, attemptID))
+		if err != nil {
+			return err
+		}
+		if !d.exists || d.data.str("studentId") != studentID || d.data.str("status") != string(domain.AttemptInProgress) {
+			return fmt.Errorf("attempt %s of %s in progress: %w", attemptID, studentID, domain.ErrNotFound)
+		}
+		var data attemptData
+		if err := d.data.json("data", &data); err != nil {
+			return fmt.Errorf("attempt %s: %w", attemptID, err)
+		}
+		data.Notes = notes
+		t.update(d, map[string]any{"data": jsonText(data), "version": d.data.int("version") + 1})
+		return nil
+	})
+}
+
 // ListAttempts filters in Firestore and orders newest first, then by ID;
 // every combination of filters the services use has its composite index
 // in firestore.indexes.json.

@@ -20,20 +20,25 @@ type attemptData struct {
 	Blueprint domain.Blueprint       `json:"blueprint"`
 	Rubric    domain.Rubric          `json:"rubric"`
 	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes"`
+	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00013)
 	Self      *domain.SelfAssessment `json:"self"`
 	Grade     *domain.TutorGrade     `json:"grade"`
 }
 
-const attemptColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id, mode, status, data, created_at, finished_at, version`
+// The notes have their own column (notes), so that saving them, which a
+// student's browser does every few seconds while preparing, neither reads
+// nor writes the snapshots in data; NULL in a row saved before it existed,
+// whose notes are still in data.
+const attemptColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id, mode, status, data, created_at, finished_at, version, notes`
 
 func scanAttempt(r scanner) (domain.Attempt, error) {
 	var a domain.Attempt
 	var mode, status, data string
 	var created int64
 	var finished sql.NullInt64
+	var notes sql.NullString
 	if err := r.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &a.TutorEmail, &a.DegreeID,
-		&mode, &status, &data, &created, &finished, &a.Version); err != nil {
+		&mode, &status, &data, &created, &finished, &a.Version, &notes); err != nil {
 		return a, err
 	}
 	var d attemptData
@@ -43,11 +48,15 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
 	a.Case, a.Blueprint, a.Rubric, a.Phases, a.Notes, a.Self, a.Grade = d.Case, d.Blueprint, d.Rubric, d.Phases, d.Notes, d.Self, d.Grade
 	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+	if notes.Valid {
+		a.Notes = notes.String
+	}
 	return a, nil
 }
 
+// attemptJSON is the data column: the snapshots, without the notes.
 func attemptJSON(a domain.Attempt) string {
-	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Notes: a.Notes, Self: a.Self, Grade: a.Grade})
+	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Self: a.Self, Grade: a.Grade})
 }
 
 func scores(a domain.Attempt) (self, tutor any) {
@@ -63,11 +72,11 @@ func scores(a domain.Attempt) (self, tutor any) {
 func (s *DB) CreateAttempt(ctx context.Context, a domain.Attempt) error {
 	self, tutor := scores(a)
 	_, err := s.exec(ctx, `INSERT INTO attempts (id, student_id, student_email, student_name, group_id, tutor_email, degree_id,
-		case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+		case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version, notes)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
 		a.ID, a.StudentID, domain.NormalizeEmail(a.StudentEmail), a.StudentName, a.GroupID, domain.NormalizeEmail(a.TutorEmail),
 		a.DegreeID, a.Case.ID, a.Case.Title, a.Case.Area, string(a.Mode), string(a.Status), self, tutor, attemptJSON(a),
-		ms(a.CreatedAt), nullMS(a.FinishedAt))
+		ms(a.CreatedAt), nullMS(a.FinishedAt), a.Notes)
 	return err
 }
 
@@ -83,9 +92,9 @@ func (s *DB) InProgressAttempt(ctx context.Context, studentID string) (domain.At
 
 func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	self, tutor := scores(a)
-	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?,
+	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?, notes = ?,
 		version = version + 1 WHERE id = ? AND version = ?`,
-		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.ID, a.Version)
+		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.Notes, a.ID, a.Version)
 	if err != nil {
 		return err
 	}
@@ -95,6 +104,15 @@ func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	}
 	if n == 0 {
 		return fmt.Errorf("attempt %s changed since it was read: %w", a.ID, domain.ErrConflict)
+	}
+	return nil
+}
+
+func (s *DB) SaveNotes(ctx context.Context, attemptID, studentID, notes string) error {
+	res, err := s.exec(ctx, `UPDATE attempts SET notes = ?, version = version + 1 WHERE id = ? AND student_id = ? AND status = ?`,
+		notes, attemptID, studentID, string(domain.AttemptInProgress))
+	if err := s.expectOne(res, err); err != nil {
+		return fmt.Errorf("attempt %s of %s in progress: %w", attemptID, studentID, err)
 	}
 	return nil
 }

@@ -373,6 +373,58 @@ func testAttemptVersionRace(t *testing.T, s store.Store) {
 	}
 }
 
+// testSaveNotes: the owner's notes of an attempt in progress are saved
+// alone, the version goes up (a save of the older version is refused, so
+// it cannot undo them), and nothing else changes; another student, an
+// unknown attempt and a finished one get ErrNotFound.
+func testSaveNotes(t *testing.T, s store.Store) {
+	a := storedAttempt(t, s, "notas@utpl.edu.ec", "Notas")
+	before, err := s.GetAttempt(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveNotes(ctx, a.ID, a.StudentID, "Hechos: despido intempestivo."); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetAttempt(ctx, a.ID)
+	if err != nil || got.Notes != "Hechos: despido intempestivo." || got.Version != before.Version+1 ||
+		got.Status != before.Status || len(got.Phases) != len(before.Phases) || got.Case.Title != "Notas" {
+		t.Fatalf("after SaveNotes = %+v, %v", got, err)
+	}
+	if err := s.UpdateAttempt(ctx, before); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("a save of the version before the notes: %v", err)
+	}
+	// A full save keeps the notes it carries.
+	got.Notes = "Normas: Código del Trabajo, art. 188."
+	if err := s.UpdateAttempt(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.GetAttempt(ctx, a.ID); again.Notes != "Normas: Código del Trabajo, art. 188." {
+		t.Fatalf("notes after UpdateAttempt = %q", again.Notes)
+	}
+	for name, call := range map[string]func() error{
+		"another student": func() error { return s.SaveNotes(ctx, a.ID, "otro", "x") },
+		"unknown attempt": func() error { return s.SaveNotes(ctx, "no-existe", a.StudentID, "x") },
+	} {
+		if err := call(); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	fresh, _ := s.GetAttempt(ctx, a.ID)
+	if err := fresh.Abandon(now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateAttempt(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveNotes(ctx, a.ID, a.StudentID, "tarde"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("notes of an abandoned attempt: %v", err)
+	}
+	if last, _ := s.GetAttempt(ctx, a.ID); last.Notes != "Normas: Código del Trabajo, art. 188." {
+		t.Fatalf("refused notes changed the attempt: %q", last.Notes)
+	}
+}
+
 // testRecordingComposed covers the media compose bookkeeping: the flag,
 // the sweep's list, and that a deleted recording is never marked.
 func testRecordingComposed(t *testing.T, s store.Store) {

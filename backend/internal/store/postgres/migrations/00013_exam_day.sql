@@ -8,6 +8,12 @@ UPDATE recordings SET
     chunk_count = (SELECT COUNT(*) FROM recording_chunks c WHERE c.attempt_id = recordings.attempt_id AND c.recording_id = recordings.id),
     chunk_bytes = (SELECT COALESCE(SUM(c.bytes), 0) FROM recording_chunks c WHERE c.attempt_id = recordings.attempt_id AND c.recording_id = recordings.id);
 
+-- An attempt's notes get their own column, so saving them (every few
+-- seconds while a student prepares) neither reads nor rewrites the
+-- snapshots in data; NULL in rows saved before, whose notes stay in data.
+ALTER TABLE attempts ADD COLUMN notes TEXT;
+
 -- +goose Down
+ALTER TABLE attempts DROP COLUMN notes;
 ALTER TABLE recordings DROP COLUMN chunk_bytes;
 ALTER TABLE recordings DROP COLUMN chunk_count;

@@ -20,7 +20,13 @@ CREATE INDEX attempts_tutor_summary ON attempts (tutor_email, status, created_at
 DROP INDEX attempts_group;
 DROP INDEX attempts_tutor;
 
+-- An attempt's notes get their own column, so saving them (every few
+-- seconds while a student prepares) neither reads nor rewrites the
+-- snapshots in data; NULL in rows saved before, whose notes stay in data.
+ALTER TABLE attempts ADD COLUMN notes TEXT;
+
 -- +goose Down
+ALTER TABLE attempts DROP COLUMN notes;
 CREATE INDEX attempts_group ON attempts (group_id, created_at);
 CREATE INDEX attempts_tutor ON attempts (tutor_email, status, created_at);
 DROP INDEX attempts_tutor_summary;
