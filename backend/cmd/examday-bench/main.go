@@ -108,6 +108,7 @@ type options struct {
 	wrkFor      time.Duration
 	wrkConns    int
 	bareEcho    string
+	only        string
 }
 
 // blueprint is the short exam of the benchmark.
@@ -158,10 +159,11 @@ func main() {
 
 	flag.StringVar(&o.peerBin, "peer-bin", "bin/pbpeer", "compare: the PocketBase peer (bench/pbpeer)")
 	flag.DurationVar(&o.compareFor, "compare-for", 10*time.Second, "compare: length of one closed-loop measurement")
-	flag.IntVar(&o.compareConc, "compare-workers", 16, "compare: concurrent closed-loop workers")
+	flag.IntVar(&o.compareConc, "compare-workers", 64, "compare: concurrent closed-loop workers (users, each with its own connection)")
 	flag.IntVar(&o.rounds, "rounds", 3, "compare: alternated rounds")
 	flag.DurationVar(&o.wrkFor, "wrk-for", 20*time.Second, "compare: length of one wrk run")
 	flag.IntVar(&o.wrkConns, "wrk-connections", 64, "compare: wrk connections")
+	flag.StringVar(&o.only, "only", "", "compare: only the measurements whose name contains this (read, notes, chunk, wrk)")
 	flag.StringVar(&o.bareEcho, "bare-echo", "", "internal: serve a bare Echo handler on this address (compare mode starts it)")
 	printKey := flag.Bool("print-template-key", false, "print the name of the template this run would use, and exit")
 	flag.Parse()
