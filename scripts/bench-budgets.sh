@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Checks Go benchmark results (the output of `go test -bench . -benchmem`)
 # against the product's budgets, and fails when one is missed or missing.
+# With ONLY, only the budgets whose benchmark pattern contains it are
+# checked (for a run of some of the benchmarks).
 #   scripts/bench-budgets.sh .bench/go-bench.txt
+#   scripts/bench-budgets.sh .bench/report-bench.txt GroupReport
 set -euo pipefail
-results=${1:?usage: bench-budgets.sh GO_BENCH_OUTPUT}
+results=${1:?usage: bench-budgets.sh GO_BENCH_OUTPUT [ONLY]}
+only=${2:-}
 
 # name (a regular expression on the benchmark name, without the -N CPU
 # suffix) | metric | limit | what the budget is
@@ -19,6 +23,10 @@ budgets=$(cat <<'EOF'
 ^BenchmarkGroupReport5000/polled$|ns/op|200000000|the tutor's report of a 5,000-student group, as polled: under 200 ms
 EOF
 )
+if [[ -n "$only" ]]; then
+  budgets=$(grep -F -- "$only" <<<"$budgets" || true)
+  [[ -n "$budgets" ]] || { echo "no budget matches $only"; exit 1; }
+fi
 
 awk -v budgets="$budgets" '
   BEGIN {
