@@ -146,6 +146,42 @@ bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go ben
 bench-upload: build gcs-test-server ## Only the upload load benchmark (200 recorders; BENCH_UPLOAD_DURATION, default 1m; BENCH_UPLOAD_MEDIA=bucket)
 	$(UPLOAD_BENCH) -media $(BENCH_UPLOAD_MEDIA) -out .bench/upload-$(BENCH_UPLOAD_MEDIA)-$(BENCH_UPLOAD_DURATION).json
 
+# The exam-day benchmark (backend/cmd/examday-bench, docs/performance.md):
+# 1,000 students rehearse at once on SQLite — sign-ins spread over 60 s
+# (ramp), then all within 10 s (storm) — then the per-request comparison
+# with a PocketBase peer (bench/pbpeer, its own Go module, built here and
+# never by make test) and GET /api/session under wrk, and the tutor's report
+# benchmarks. Each step checks its budgets; a failed one names what it
+# missed. BENCH_EXAMDAY_STUDENTS sets the size; BENCH_EXAMDAY_ARGS adds
+# flags (e.g. -signin microsoft, -addresses 1); the summaries go to
+# .bench/examday-*.json. bench-examday-postgres runs the storm on a
+# throwaway PostgreSQL (PGPORT_TEST, default 55432).
+BENCH_EXAMDAY_STUDENTS ?= 1000
+BENCH_EXAMDAY_ARGS ?=
+EXAMDAY_BENCH = bin/examday-bench -bin $(BIN) -issuer-bin bin/oidc-test-issuer -gcs-bin bin/gcs-test-server -tmp .bench $(BENCH_EXAMDAY_ARGS)
+
+.PHONY: examday-tools
+examday-tools: build gcs-test-server
+	@command -v wrk >/dev/null || { echo "Installing wrk (apt)…"; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+	go build -o bin/examday-bench ./backend/cmd/examday-bench
+	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	cd bench/pbpeer && go build -o ../../bin/pbpeer .
+	@mkdir -p .bench
+
+.PHONY: bench-examday
+bench-examday: examday-tools ## Exam-day benchmark with budgets: 1,000 students ramp and storm (SQLite), PocketBase and wrk comparisons, report benchmarks
+	status=0; \
+	$(EXAMDAY_BENCH) -mode ramp -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
+	$(EXAMDAY_BENCH) -mode storm -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
+	$(EXAMDAY_BENCH) -mode compare -peer-bin bin/pbpeer || status=1; \
+	set -o pipefail; go test -run '^$$' -bench 'GroupReport' -benchmem ./backend/internal/httpapi/ | tee .bench/report-bench.txt || status=1; \
+	scripts/bench-budgets.sh .bench/report-bench.txt GroupReport || status=1; \
+	exit $$status
+
+.PHONY: bench-examday-postgres
+bench-examday-postgres: examday-tools postgres ## The exam-day storm on a throwaway PostgreSQL
+	scripts/with-postgres.sh $(EXAMDAY_BENCH) -mode storm -target postgres -students $(BENCH_EXAMDAY_STUDENTS)
+
 # The frontend has no formatter yet: when one is added (Prettier), its write
 # command goes in fmt and its check in lint.
 .PHONY: fmt

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Checks Go benchmark results (the output of `go test -bench . -benchmem`)
 # against the product's budgets, and fails when one is missed or missing.
+# With ONLY, only the budgets whose benchmark pattern contains it are
+# checked (for a run of some of the benchmarks).
 #   scripts/bench-budgets.sh .bench/go-bench.txt
+#   scripts/bench-budgets.sh .bench/report-bench.txt GroupReport
 set -euo pipefail
-results=${1:?usage: bench-budgets.sh GO_BENCH_OUTPUT}
+results=${1:?usage: bench-budgets.sh GO_BENCH_OUTPUT [ONLY]}
+only=${2:-}
 
 # name (a regular expression on the benchmark name, without the -N CPU
 # suffix) | metric | limit | what the budget is
@@ -17,8 +21,14 @@ budgets=$(cat <<'EOF'
 ^BenchmarkParseXLSXWideSparse$|ns/op|1000000000|a 5,000-row roster with a cell in column XFD on every row: under 1 s
 ^BenchmarkMigratePilot/sqlite$|ns/op|20000000000|migrate-data of a pilot of 100 students (about 1,200 records, 400 takes, 16 MB of audio) into a new SQLite data directory, verified: under 20 s
 ^BenchmarkSignInDuringFlood/throttled$|ns/op|100000000|a real sign-in (argon2id) while 500 wrong passwords a second hit the account from addresses the throttle refuses: under 100 ms
+^BenchmarkGroupReport1000/polled$|ns/op|50000000|the tutor's report (GET /api/admin/reports) of a 1,000-student group, as polled: under 50 ms
+^BenchmarkGroupReport5000/polled$|ns/op|200000000|the tutor's report of a 5,000-student group, as polled: under 200 ms
 EOF
 )
+if [[ -n "$only" ]]; then
+  budgets=$(grep -F -- "$only" <<<"$budgets" || true)
+  [[ -n "$budgets" ]] || { echo "no budget matches $only"; exit 1; }
+fi
 
 awk -v budgets="$budgets" '
   BEGIN {

@@ -45,19 +45,34 @@ type app struct {
 	media media.Store
 	// transcriber is nil unless TRANSCRIBE_URL is set.
 	transcriber *transcribe.Worker
+	// logs batches the server's log lines (nil in the terminal commands).
+	logs *logBuffer
 }
 
 // newApp reads the configuration, opens the store and wires the services;
 // the log goes to logOut (standard error). Only the server opens the media
 // store (withMedia): the terminal commands never touch recordings, and a
 // bucket is checked over the network.
-func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error) {
+func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (_ *app, err error) {
 	cfg, err := config.FromEnv()
 	if err != nil {
 		return nil, err
 	}
+	var logs *logBuffer
+	if withMedia { // the server: many lines, batched
+		logs = newLogBuffer(logOut)
+		logOut = logs
+		defer func() {
+			if err != nil {
+				logs.Close()
+			}
+		}()
+	}
 	log := newLogger(cfg, logOut)
 	slog.SetDefault(log)
+	if withMedia {
+		setMemoryLimit(log)
+	}
 	st, err := openStore(ctx, cfg, log)
 	if err != nil {
 		return nil, err
@@ -79,6 +94,7 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 	a := &app{
 		cfg:     cfg,
 		log:     log,
+		logs:    logs,
 		store:   st,
 		auth:    auth.NewService(st, sessions, ms),
 		groups:  groups.NewService(st),
@@ -119,7 +135,13 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (*app, error)
 	return a, nil
 }
 
-func (a *app) Close() error { return a.store.Close() }
+func (a *app) Close() error {
+	err := a.store.Close()
+	if a.logs != nil {
+		a.logs.Close()
+	}
+	return err
+}
 
 // storeStartTimeout bounds how long the start waits for a store on the
 // network (Firestore retries an unreachable server until its context ends).

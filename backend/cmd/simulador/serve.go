@@ -58,6 +58,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
 	}
 
+	if err := startDebug(ctx, a.cfg.DebugAddr, a.log); err != nil {
+		return fmt.Errorf("DEBUG_ADDR=%s: %w", a.cfg.DebugAddr, err)
+	}
 	// Background work runs until the server stops (bg ends), and the
 	// shutdown waits for it: the transcription worker gives back the job
 	// it holds, a compose under way stops and is left to the sweep.

@@ -127,7 +127,7 @@ func main() {
 	flag.StringVar(&o.logLevel, "log-level", "info", "LOG_LEVEL of the child server")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of this tool (the load generator) to this file")
 	flag.StringVar(&o.perf, "perf", "", "record the server during the upload with Linux perf (perf record -g) into this file; "+
-		"the server has no profiling endpoint, read it with perf report")
+		"read it with perf report (or start the server with DEBUG_ADDR for Go's profiler)")
 	flag.IntVar(&o.setupWorker, "setup-workers", setupCalls, "concurrent CLI runs and sign-ins during setup")
 	flag.StringVar(&o.media, "media", mediaDirectory, "where the child server keeps recordings: directory (DATA_DIR/media) or bucket "+
 		"(a bucket of -gcs-bin, fake Cloud Storage)")

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"strings"
 	"time"
 
@@ -52,7 +51,7 @@ type Service struct {
 	microsoft *MicrosoftVerifier
 	now       func() time.Time
 
-	hashing chan struct{} // a slot per argon2id computation allowed at once
+	hashing *hashQueue // the argon2id computations, bounded, with their queue
 	verify  func(hash, password string) (bool, error)
 
 	log                    *slog.Logger
@@ -96,18 +95,11 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		throttle:  newSignInThrottle(s),
 		microsoft: microsoft,
 		now:       time.Now,
-		hashing:   make(chan struct{}, maxHashing()),
+		hashing:   newHashQueue(maxHashing()),
 		verify:    VerifyPassword,
 		log:       slog.Default(),
 	}
 }
-
-// maxHashing bounds concurrent argon2id computations: one per core (at
-// least two, at most eight); more would only queue for the CPU while each
-// held its 19 MiB. The bound is per process on purpose: it guards this
-// instance's CPU and memory, unlike the throttles, whose counts the store
-// shares between instances.
-func maxHashing() int { return min(max(runtime.GOMAXPROCS(0), 2), 8) }
 
 // Sessions returns the session manager.
 func (s *Service) Sessions() *Sessions { return s.sessions }
@@ -251,22 +243,11 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 }
 
 // hashingSlot waits for one of the maxHashing argon2id computations
-// allowed at a time: each holds 19 MiB, so a burst of sign-ins queues
-// instead of exhausting memory. The caller releases it when done.
+// allowed at a time (see hashQueue): each holds 19 MiB, so a burst of
+// sign-ins queues instead of exhausting memory, and past the queue's
+// bound is asked to come back later. The caller releases it when done.
 func (s *Service) hashingSlot(ctx context.Context) (release func(), err error) {
-	select {
-	case s.hashing <- struct{}{}:
-		return func() { <-s.hashing }, nil
-	case <-ctx.Done():
-		return nil, busy(ctx.Err())
-	}
-}
-
-// busy is the answer when the request ended while waiting for a hashing
-// slot: the client has usually gone, so it is not logged as a failure.
-func busy(cause error) error {
-	return fmt.Errorf("%w (%w)", &domain.UserError{Kind: domain.ErrTooManyRequests, Code: CodeServerBusy,
-		Message: "El servidor está ocupado. Intente de nuevo en un momento.", Details: map[string]int{"retryAfterSeconds": 5}}, cause)
+	return s.hashing.acquire(ctx)
 }
 
 // throttleAnswer is the answer to an attempt the throttle refused (wait)
@@ -274,7 +255,7 @@ func busy(cause error) error {
 func throttleAnswer(ctx context.Context, wait time.Duration, err error) error {
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return busy(ctx.Err())
+		return busy(retryAfterSeconds*time.Second, ctx.Err())
 	case err != nil:
 		return fmt.Errorf("sign-in throttle: %w", err)
 	}

@@ -88,7 +88,7 @@ func TestMicrosoftOnlyAccountRefusesEveryPassword(t *testing.T) {
 
 func TestPasswordChecksAreBoundedAndRespectTheContext(t *testing.T) {
 	s, _ := newTestService(t)
-	slots := cap(s.hashing)
+	slots := cap(s.hashing.slots)
 	entered := make(chan struct{})
 	gate := make(chan struct{})
 	s.verify = func(string, string) (bool, error) {

@@ -73,6 +73,9 @@ type Config struct {
 	// learning platforms reach it: the LTI tool's URLs (config.json, the
 	// launch URL) are built on it. Empty: taken from each request's Host.
 	PublicURL string
+	// DebugAddr, when set, serves Go's profiler (net/http/pprof) on this
+	// loopback address, apart from the public listener.
+	DebugAddr string
 
 	Microsoft  Microsoft
 	Mail       Mail
@@ -214,6 +217,14 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 		// "auto" (Secure only when HTTPS was detected) was removed: behind a
 		// proxy that is not trusted it left the cookie without Secure.
 		bad("COOKIE_SECURE", c.CookieSecure, "expected always (the default) or never; auto was removed, leave the variable unset")
+	}
+	if d := get("DEBUG_ADDR", ""); d != "" {
+		host, _, err := net.SplitHostPort(d)
+		ip := net.ParseIP(host)
+		if err != nil || !(host == "localhost" || ip != nil && ip.IsLoopback()) {
+			bad("DEBUG_ADDR", d, "expected a loopback host:port such as 127.0.0.1:6060 (the profiler must not be reachable from the network)")
+		}
+		c.DebugAddr = d
 	}
 	c.TrustProxy = boolean(get, bad, "TRUST_PROXY")
 	c.FirebaseHosting = boolean(get, bad, "FIREBASE_HOSTING")

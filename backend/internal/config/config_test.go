@@ -40,6 +40,18 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+func TestDebugAddr(t *testing.T) {
+	for _, addr := range []string{"127.0.0.1:6060", "localhost:0", "[::1]:6060"} {
+		c, err := Load(env("DEBUG_ADDR", addr))
+		if err != nil || c.DebugAddr != addr {
+			t.Errorf("DEBUG_ADDR=%s: %q, %v", addr, c.DebugAddr, err)
+		}
+	}
+	if c, _ := Load(env()); c.DebugAddr != "" {
+		t.Errorf("the profiler is on by default: %q", c.DebugAddr)
+	}
+}
+
 func TestAddrAndPort(t *testing.T) {
 	for _, tc := range []struct {
 		kv   []string
@@ -145,6 +157,9 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"PUBLIC_URL", "simulador.utpl.edu.ec"}, "PUBLIC_URL"},
 		{[]string{"PUBLIC_URL", "https://simulador.utpl.edu.ec/app"}, "PUBLIC_URL"},
 		{[]string{"PUBLIC_URL", "ftp://simulador.utpl.edu.ec"}, "PUBLIC_URL"},
+		{[]string{"DEBUG_ADDR", "0.0.0.0:6060"}, "DEBUG_ADDR"},
+		{[]string{"DEBUG_ADDR", ":6060"}, "DEBUG_ADDR"},
+		{[]string{"DEBUG_ADDR", "6060"}, "DEBUG_ADDR"},
 	} {
 		_, err := Load(env(tc.kv...))
 		if err == nil || !strings.Contains(err.Error(), tc.name) {

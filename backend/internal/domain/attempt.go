@@ -405,4 +405,8 @@ type AttemptSummary struct {
 	TutorScore   *float64
 	CreatedAt    time.Time
 	FinishedAt   *time.Time
+	// Version is the attempt's version (see Attempt.Version): it changes
+	// with every save, so it tells whether what was read of an attempt
+	// before is still current.
+	Version int
 }

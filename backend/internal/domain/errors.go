@@ -5,6 +5,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinel errors. Capability packages wrap them; the HTTP layer maps them to
@@ -17,8 +18,10 @@ var (
 	ErrTooManyRequests = errors.New("too many requests")
 	ErrTooLarge        = errors.New("too large")
 	// ErrUnavailable is a service the server depends on that did not
-	// answer (the mail server, say): try again later.
-	ErrUnavailable = errors.New("unavailable")
+	// answer (the mail server, say), or a moment of overload: the request
+	// changed nothing and may be sent again after a pause (503 with
+	// Retry-After).
+	ErrUnavailable = errors.New("temporarily unavailable")
 	// ErrHidden marks a not-found answer given for something that exists
 	// but is not the caller's (another tutor's group, another student's
 	// attempt): the caller learns nothing, and the log records an
@@ -30,6 +33,27 @@ var (
 // see (see ErrHidden).
 func Hide(notFound error) error {
 	return fmt.Errorf("%w (%w)", notFound, ErrHidden)
+}
+
+// BusyError is ErrUnavailable with the pause the client should wait
+// before trying again.
+type BusyError struct {
+	RetryAfter time.Duration
+	Cause      error // what was overloaded, for the log
+}
+
+func (e *BusyError) Error() string {
+	if e.Cause == nil {
+		return "busy, retry after " + e.RetryAfter.String()
+	}
+	return "busy, retry after " + e.RetryAfter.String() + ": " + e.Cause.Error()
+}
+
+func (e *BusyError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{ErrUnavailable}
+	}
+	return []error{ErrUnavailable, e.Cause}
 }
 
 // UserError is an error whose Message is safe to show to the user (Spanish).

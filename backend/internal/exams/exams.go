@@ -34,11 +34,13 @@ type Service struct {
 	// when Complete composes before answering.
 	composeQueue chan domain.Recording
 	onGraded     func(context.Context, domain.Attempt) error
+	// owners knows the owner of the attempts recently uploaded to.
+	owners *ownerCache
 }
 
 // NewService wires the exams service.
 func NewService(s store.Store, c *catalog.Service, g *groups.Service, m media.Store) *Service {
-	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now, limits: DefaultLimits()}
+	return &Service{store: s, catalog: c, groups: g, media: m, log: slog.Default(), now: time.Now, limits: DefaultLimits(), owners: newOwnerCache()}
 }
 
 // SetClock replaces the clock (tests drive phase deadlines with it).
@@ -338,6 +340,11 @@ const MaxNotes = 20000
 func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string) error {
 	if len([]rune(notes)) > MaxNotes {
 		return domain.Invalid("notes_too_long", "Las notas no pueden superar los 20000 caracteres.")
+	}
+	// The usual case, the owner saving an attempt in progress, is one
+	// write; anything else goes the long way, which finds the right refusal.
+	if err := s.store.SaveNotes(ctx, id, u.ID, notes); !errors.Is(err, domain.ErrNotFound) {
+		return err
 	}
 	_, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error {
 		if a.Status != domain.AttemptInProgress {

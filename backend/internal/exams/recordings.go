@@ -88,6 +88,26 @@ func (s *Service) ownRecording(ctx context.Context, u domain.User, attemptID, ri
 	return r, a, err
 }
 
+// uploadTarget is ownRecording for a chunk upload, which needs neither the
+// attempt nor its phase clock: only that the user owns the attempt. The
+// owner of an attempt never changes, so it is kept in memory after the
+// first chunk (see owners), and a chunk reads the recording alone.
+func (s *Service) uploadTarget(ctx context.Context, u domain.User, attemptID, rid string) (domain.Recording, string, error) {
+	if owner, ok := s.owners.get(attemptID); !ok || owner != u.ID {
+		// Unknown, or another user's: the full check gives the right answer.
+		a, err := s.loadOwn(ctx, u, attemptID)
+		if err != nil {
+			return domain.Recording{}, "", err
+		}
+		s.owners.put(a.ID, a.StudentID)
+	}
+	r, err := s.store.GetRecording(ctx, attemptID, rid)
+	if errors.Is(err, domain.ErrNotFound) {
+		return r, "", recordingNotFound()
+	}
+	return r, u.ID, err
+}
+
 // PutChunk stores chunk seq of a recording, streaming body to the media
 // store. The same chunk sent again (a retry after a lost response) is
 // acknowledged; different content under the same number is refused, also
@@ -106,7 +126,7 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 	if seq < 0 || seq >= MaxChunks {
 		return domain.ChunkInfo{}, domain.Invalid("invalid_seq", "Número de fragmento no válido.")
 	}
-	r, a, err := s.ownRecording(ctx, u, attemptID, rid)
+	r, studentID, err := s.uploadTarget(ctx, u, attemptID, rid)
 	if err != nil {
 		return domain.ChunkInfo{}, err
 	}
@@ -143,7 +163,7 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 		staged.Discard()
 		return info, err
 	}
-	if err := s.checkRoom(ctx, r, a, info); err != nil {
+	if err := s.checkRoom(ctx, r, studentID, info); err != nil {
 		staged.Discard()
 		return info, err
 	}
@@ -178,14 +198,14 @@ func (s *Service) PutChunk(ctx context.Context, u domain.User, attemptID, rid st
 // checkRoom refuses, before anything is written, a chunk for a closed
 // recording or one that would pass the recording's or the student's
 // limit as last read.
-func (s *Service) checkRoom(ctx context.Context, r domain.Recording, a domain.Attempt, c domain.ChunkInfo) error {
+func (s *Service) checkRoom(ctx context.Context, r domain.Recording, studentID string, c domain.ChunkInfo) error {
 	if r.Complete {
 		return recordingClosed()
 	}
 	if r.Bytes+c.Bytes > s.limits.RecordingBytes {
 		return recordingTooLarge(s.limits.RecordingBytes)
 	}
-	used, err := s.store.StorageUsed(ctx, a.StudentID)
+	used, err := s.store.StorageUsed(ctx, studentID)
 	if err != nil {
 		return err
 	}

@@ -19,10 +19,14 @@ import (
 type Service struct {
 	store store.Store
 	now   func() time.Time
+	// reports keeps finished attempts' contributions to group reports.
+	reports contributions
 }
 
 // NewService returns the feedback service.
-func NewService(s store.Store) *Service { return &Service{store: s, now: time.Now} }
+func NewService(s store.Store) *Service {
+	return &Service{store: s, now: time.Now, reports: contributions{m: map[string]contribution{}}}
+}
 
 // SaveTranscript stores a transcript sent by a browser (the live one, by
 // the student) or a correction (by the student or the group's tutor). A

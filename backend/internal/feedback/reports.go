@@ -3,10 +3,13 @@ package feedback
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -85,63 +88,82 @@ func levelsOf(a domain.Attempt) domain.Levels {
 	return nil
 }
 
-// Report computes a group's figures. names maps student emails to names.
-func (s *Service) Report(ctx context.Context, g domain.Group, names map[string]string) (GroupReport, error) {
-	attempts, err := s.groupAttempts(ctx, g)
+// Names returns the display names of some of a group's students, by
+// email; a missing one falls back to the name on the roster.
+type Names func(emails []string) map[string]string
+
+// Report computes a group's figures. The group's attempts are listed
+// (one query: id, version, student, status, scores, start); what a
+// finished attempt adds beyond that — its rubric's levels and pass
+// mark — is read once per version of the attempt and kept in memory
+// (see contributions), so a tutor's report costs one list and a pass over
+// it however many attempts were graded. It is always current: any change
+// to an attempt (grading, finishing) gives it a new version in the store,
+// which every instance sees in the list, and the roster is read anew.
+func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (GroupReport, error) {
+	list, err := s.store.ListAttempts(ctx, store.AttemptFilter{GroupID: g.ID})
+	if err != nil {
+		return GroupReport{}, err
+	}
+	contrib, err := s.contributionsOf(ctx, list)
 	if err != nil {
 		return GroupReport{}, err
 	}
 	now := s.now()
-	r := GroupReport{Students: len(g.Estudiantes), Attempts: len(attempts), ByCriterion: []CriterionAverage{}, Weeks: []WeekCount{}, Inactive: []InactiveStudent{}}
+	r := GroupReport{Students: len(g.Estudiantes), Attempts: len(list), ByCriterion: []CriterionAverage{}, Weeks: []WeekCount{}, Inactive: []InactiveStudent{}}
 	type acc struct {
 		sum   float64
 		count int
-		c     domain.Criterion
+		c     criterionLevel
 	}
 	crit := map[string]*acc{}
 	var order []string
-	weeks := map[string]*WeekCount{}
-	weekScores := map[string][]float64{}
-	last := map[string]time.Time{}
+	type week struct {
+		WeekCount
+		sum    float64
+		scored int
+	}
+	weeks := map[weekKey]*week{}
+	last := make(map[string]time.Time, len(g.Estudiantes))
 	passed, scored := 0, 0
 	total := 0.0
-	for _, a := range attempts {
+	for _, a := range list {
 		if t, ok := last[a.StudentEmail]; !ok || a.CreatedAt.After(t) {
 			last[a.StudentEmail] = a.CreatedAt
 		}
-		y, w := a.CreatedAt.In(ecuador).ISOWeek()
-		key := fmt.Sprintf("%d-W%02d", y, w)
-		if weeks[key] == nil {
-			weeks[key] = &WeekCount{Week: key, Start: weekStart(a.CreatedAt.In(ecuador)).Format("2006-01-02")}
+		local := a.CreatedAt.In(ecuador)
+		y, wn := local.ISOWeek()
+		key := weekKey{y, wn}
+		w := weeks[key]
+		if w == nil {
+			w = &week{WeekCount: WeekCount{Week: fmt.Sprintf("%d-W%02d", y, wn), Start: weekStart(local).Format("2006-01-02")}}
+			weeks[key] = w
 		}
-		weeks[key].Attempts++
+		w.Attempts++
 		if a.Status != domain.AttemptFinished {
 			continue
 		}
 		r.Finished++
-		if a.Grade != nil {
+		if a.TutorScore != nil {
 			r.Graded++
 		}
-		if score, ok := a.Score(); ok {
+		c := contrib[a.ID]
+		if c.scored {
 			scored++
-			total += score
-			if a.Rubric.Passed(score) {
+			total += c.score
+			if c.passed {
 				passed++
 			}
-			weekScores[key] = append(weekScores[key], score)
+			w.sum += c.score
+			w.scored++
 		}
-		levels := levelsOf(a)
-		for _, c := range a.Rubric.Criteria {
-			l, ok := levels[c.ID]
-			if !ok {
-				continue
+		for _, l := range c.levels {
+			if crit[l.ID] == nil {
+				crit[l.ID] = &acc{c: l}
+				order = append(order, l.ID)
 			}
-			if crit[c.ID] == nil {
-				crit[c.ID] = &acc{c: c}
-				order = append(order, c.ID)
-			}
-			crit[c.ID].sum += float64(l)
-			crit[c.ID].count++
+			crit[l.ID].sum += float64(l.level)
+			crit[l.ID].count++
 		}
 	}
 	if scored > 0 {
@@ -153,34 +175,141 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names map[string]s
 		a := crit[id]
 		r.ByCriterion = append(r.ByCriterion, CriterionAverage{ID: id, Name: a.c.Name, Group: a.c.Group, AverageLevel: round2(a.sum / float64(a.count)), Count: a.count})
 	}
-	for key, w := range weeks {
-		if sc := weekScores[key]; len(sc) > 0 {
-			sum := 0.0
-			for _, v := range sc {
-				sum += v
-			}
-			avg := round2(sum / float64(len(sc)))
+	for _, w := range weeks {
+		if w.scored > 0 {
+			avg := round2(w.sum / float64(w.scored))
 			w.Average = &avg
 		}
-		r.Weeks = append(r.Weeks, *w)
+		r.Weeks = append(r.Weeks, w.WeekCount)
 	}
 	sort.Slice(r.Weeks, func(i, j int) bool { return r.Weeks[i].Week < r.Weeks[j].Week })
+	var inactive []string
 	for _, st := range g.Estudiantes {
 		t, ok := last[st.Email]
 		if ok && now.Sub(t) < InactiveAfter {
 			continue
 		}
-		in := InactiveStudent{Email: st.Email, Name: names[st.Email]}
-		if in.Name == "" {
-			in.Name = st.Name
-		}
+		in := InactiveStudent{Email: st.Email, Name: st.Name}
 		if ok {
 			t := t
 			in.LastActivity = &t
 		}
 		r.Inactive = append(r.Inactive, in)
+		inactive = append(inactive, st.Email)
+	}
+	if len(inactive) > 0 && names != nil {
+		known := names(inactive)
+		for i := range r.Inactive {
+			if n := known[r.Inactive[i].Email]; n != "" {
+				r.Inactive[i].Name = n
+			}
+		}
 	}
 	return r, nil
+}
+
+type weekKey struct{ year, week int }
+
+// criterionLevel is one criterion's level in a finished attempt's counted
+// grading, with the criterion's name and group in that attempt's rubric.
+type criterionLevel struct {
+	ID, Name, Group string
+	level           int
+}
+
+// contribution is what a finished attempt adds to its group's report
+// beyond its summary: its counted levels and whether its mark passes.
+type contribution struct {
+	version int
+	scored  bool
+	score   float64
+	passed  bool
+	levels  []criterionLevel
+}
+
+func contributionOf(a domain.Attempt) contribution {
+	c := contribution{version: a.Version}
+	if score, ok := a.Score(); ok {
+		c.scored, c.score, c.passed = true, score, a.Rubric.Passed(score)
+	}
+	levels := levelsOf(a)
+	for _, cr := range a.Rubric.Criteria {
+		if l, ok := levels[cr.ID]; ok {
+			c.levels = append(c.levels, criterionLevel{ID: cr.ID, Name: cr.Name, Group: cr.Group, level: l})
+		}
+	}
+	return c
+}
+
+// contributions keeps finished attempts' contributions by attempt id, each
+// valid for the version it was read at: an attempt that changes gets a new
+// version, so an old entry is never used again.
+type contributions struct {
+	mu sync.Mutex
+	m  map[string]contribution
+}
+
+// contributionsMax bounds the cache; past it, it starts over.
+const contributionsMax = 100000
+
+// reportReaders is how many finished attempts are read at once for a
+// report whose contributions are not in memory yet (after a start).
+const reportReaders = 4
+
+// contributionsOf returns the contributions of the finished attempts of
+// list, reading those not known at their listed version.
+func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSummary) (map[string]contribution, error) {
+	out := make(map[string]contribution, len(list))
+	var missing []string
+	s.reports.mu.Lock()
+	for _, a := range list {
+		if a.Status != domain.AttemptFinished {
+			continue
+		}
+		if c, ok := s.reports.m[a.ID]; ok && c.version == a.Version {
+			out[a.ID] = c
+		} else {
+			missing = append(missing, a.ID)
+		}
+	}
+	s.reports.mu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	read := make([]contribution, len(missing))
+	var next atomic.Int64
+	errs := make([]error, reportReaders)
+	var wg sync.WaitGroup
+	for w := range min(reportReaders, len(missing)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(missing) || errs[w] != nil {
+					return
+				}
+				a, err := s.store.GetAttempt(ctx, missing[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				read[i] = contributionOf(a)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	s.reports.mu.Lock()
+	defer s.reports.mu.Unlock()
+	if len(s.reports.m)+len(missing) > contributionsMax {
+		clear(s.reports.m)
+	}
+	for i, id := range missing {
+		s.reports.m[id] = read[i]
+		out[id] = read[i]
+	}
+	return out, nil
 }
 
 // ecuador is the product's time zone (UTC-5, no daylight saving), so weeks

@@ -45,14 +45,15 @@ const (
 
 // Service applies the group rules.
 type Service struct {
-	store store.Store
-	log   *slog.Logger
-	now   func() time.Time
+	store   store.Store
+	log     *slog.Logger
+	now     func() time.Time
+	members *memberCache
 }
 
 // NewService returns the groups service.
 func NewService(s store.Store) *Service {
-	return &Service{store: s, log: slog.Default(), now: time.Now}
+	return &Service{store: s, log: slog.Default(), now: time.Now, members: newMemberCache()}
 }
 
 // CanEnterTest reports whether u may use the simulator (/test): a tutor, or a
@@ -62,7 +63,15 @@ func (s *Service) CanEnterTest(ctx context.Context, u domain.User) (bool, error)
 	if u.IsTutor() {
 		return true, nil
 	}
-	return s.store.IsActiveGroupMember(ctx, u.Mail)
+	if member, ok := s.members.get(u.Mail); ok {
+		return member, nil
+	}
+	asked := time.Now()
+	member, err := s.store.IsActiveGroupMember(ctx, u.Mail)
+	if err == nil {
+		s.members.put(u.Mail, member, asked)
+	}
+	return member, err
 }
 
 // ActiveGroupOf returns the active group a student is a member of (at most
@@ -84,6 +93,7 @@ type LoadResult struct {
 // file is validated first; any problem (with its row and column) means
 // nothing is written.
 func (s *Service) LoadGroup(ctx context.Context, tutor domain.User, file io.Reader, filename string) (LoadResult, error) {
+	defer s.members.clear()
 	if g, err := s.store.ActiveGroupByTutor(ctx, tutor.Mail); err == nil {
 		return LoadResult{Group: g, Skipped: true}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
@@ -277,6 +287,7 @@ type AddResult struct {
 // empty attempts list; students already in it are filtered out, and when
 // none remain the error "Los estudiantes ya están en el grupo" is returned.
 func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInput) (AddResult, error) {
+	defer s.members.clear()
 	g, err := s.activeGroup(ctx, tutor)
 	if err != nil {
 		return AddResult{}, err
@@ -339,6 +350,7 @@ func (s *Service) AddStudents(ctx context.Context, tutor domain.User, in AddInpu
 // later); their attempts keep the group they were made in, so the tutor
 // still sees and grades them.
 func (s *Service) RemoveStudent(ctx context.Context, tutor domain.User, email string) (domain.Group, error) {
+	defer s.members.clear()
 	g, err := s.activeGroup(ctx, tutor)
 	if err != nil {
 		return domain.Group{}, err
@@ -363,6 +375,7 @@ func (s *Service) RemoveStudent(ctx context.Context, tutor domain.User, email st
 // Finalize sets the tutor's active group to finalizado: its students lose
 // access to the simulator at once, and the group stays as read-only history.
 func (s *Service) Finalize(ctx context.Context, tutor domain.User) (domain.Group, error) {
+	defer s.members.clear()
 	g, err := s.activeGroup(ctx, tutor)
 	if err != nil {
 		return domain.Group{}, err

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net"
@@ -8,12 +9,23 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/audit"
 	"github.com/utpl/simulador/backend/internal/domain"
 )
+
+// statusClientClosed is logged for a request whose client hung up before
+// the answer (nginx's 499); no client ever reads it.
+const statusClientClosed = 499
+
+// clientGone reports whether err comes from the request's context ending
+// because the client closed the connection.
+func clientGone(c echo.Context, err error) bool {
+	return errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil
+}
 
 // ctxTooLarge holds a route's own message for an oversized body.
 const ctxTooLarge = "tooLargeMessage"
@@ -43,6 +55,16 @@ func (a *api) handleError(err error, c echo.Context) {
 		return
 	}
 	c.Set(ctxErrorHandled, true)
+	if clientGone(c, err) {
+		// The client hung up (a closed tab, a lost connection): nobody
+		// reads the answer and nothing failed here. The access log shows
+		// 499, as nginx names it.
+		a.log.Debug("client went away", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		if !c.Response().Committed {
+			c.Response().WriteHeader(statusClientClosed)
+		}
+		return
+	}
 	if c.Response().Committed {
 		a.log.Warn("error after response started", "path", c.Path(), "err", err)
 		return
@@ -60,19 +82,26 @@ func (a *api) handleError(err error, c echo.Context) {
 			c.Response().Header().Set("Connection", "close")
 		}
 	}
-	if status >= 500 {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		// Shed load: the client retries after Retry-After.
+		a.log.Debug("request shed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	case status >= 500:
 		a.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
-	} else {
+	default:
 		a.log.Debug("request refused", "path", c.Request().URL.Path, "status", status, "err", err)
 	}
 	if reason := denial(c, err, status); reason != "" {
 		audit.Warn(c.Request().Context(), a.log, "authz.denied", slog.String("reason", reason), slog.Int("status", status),
 			slog.String("method", c.Request().Method), slog.String("route", c.Path()), slog.String("code", body.Error.Code))
 	}
-	if status == http.StatusTooManyRequests {
-		if d, ok := body.Error.Details.(map[string]int); ok {
-			c.Response().Header().Set("Retry-After", strconv.Itoa(d["retryAfterSeconds"]))
+	if status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable {
+		// Every refusal that asks the client to come back says when.
+		wait := 5
+		if d, ok := body.Error.Details.(map[string]int); ok && d["retryAfterSeconds"] > 0 {
+			wait = d["retryAfterSeconds"]
 		}
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
 	if c.Request().Method == http.MethodHead {
 		_ = c.NoContent(status)
@@ -129,6 +158,15 @@ func (a *api) classify(err error) (int, errorBody) {
 		if he.Code < 500 {
 			return he.Code, errorBody{errorPayload{Code: "error", Message: http.StatusText(he.Code)}}
 		}
+	}
+	var busy *domain.BusyError
+	if errors.As(err, &busy) || errors.Is(err, domain.ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		wait := 2
+		if busy != nil && busy.RetryAfter > 0 {
+			wait = int((busy.RetryAfter + time.Second - 1) / time.Second)
+		}
+		return http.StatusServiceUnavailable, errorBody{errorPayload{Code: "server_busy",
+			Message: "El servidor está ocupado. Intente de nuevo en unos segundos.", Details: map[string]int{"retryAfterSeconds": wait}}}
 	}
 	if status := statusOf(err, 0); status != 0 {
 		return status, errorBody{errorPayload{Code: codeOf(status), Message: messageOf(status)}}

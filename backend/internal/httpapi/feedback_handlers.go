@@ -77,7 +77,16 @@ func (a *api) groupReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	r, err := a.feedback.Report(c.Request().Context(), g, a.memberNames(c, g))
+	// Display names are looked up only for the students the report lists
+	// by name (the inactive ones).
+	names := func(emails []string) map[string]string {
+		subset := domain.Group{ID: g.ID, Estudiantes: make([]domain.GroupStudent, len(emails))}
+		for i, e := range emails {
+			subset.Estudiantes[i] = domain.GroupStudent{Email: e}
+		}
+		return a.memberNames(c, subset)
+	}
+	r, err := a.feedback.Report(c.Request().Context(), g, names)
 	if err != nil {
 		return err
 	}

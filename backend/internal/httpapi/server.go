@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/gzhttp"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -96,20 +97,6 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	e.Use(middleware.Recover())
 	e.Use(a.requestLog())
 	e.Use(a.securityHeaders)
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Level:     5,
-		MinLength: 1024,
-		// Recordings are already compressed and are served with ranges. A
-		// chunk's acknowledgement is a few bytes, never compressed, but the
-		// middleware would still hold a pooled gzip writer (~800 KiB once
-		// used) for the whole upload of each chunk in flight: 200 recorders
-		// after a stall of a few seconds meant ~150 MB more memory.
-		Skipper: func(c echo.Context) bool {
-			p := c.Request().URL.Path
-			return strings.HasSuffix(p, "/media") || c.Request().Method == http.MethodPut && strings.Contains(p, "/chunks/")
-		},
-	}))
-
 	apiGroup := e.Group("/api", a.withActor, a.loadSession)
 	// The LTI endpoints are pages and documents for learning platforms,
 	// outside the JSON API; they are in the same table.
@@ -136,7 +123,35 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	// token instead (docs/lti.md).
 	csrf.AddInsecureBypassPattern("POST " + lti.LoginPath)
 	csrf.AddInsecureBypassPattern("POST " + lti.LaunchPath)
-	return a.clients.dropUntrustedForwarding(csrf.Handler(e)), nil
+	var h http.Handler = csrf.Handler(e)
+	h, err = compress(h)
+	if err != nil {
+		return nil, err
+	}
+	return a.clients.dropUntrustedForwarding(h), nil
+}
+
+// compress gzips responses of at least 1 KiB for clients that accept it
+// (pages, scripts and API answers; Lighthouse's performance budget counts
+// on it). The gzip writer is taken only once a response has passed that
+// size: a request that waits (for a password check, say) or answers a few
+// bytes holds none, where a writer holds ~800 KiB once used. Recordings
+// (already compressed, served with ranges) and chunk uploads, whose
+// acknowledgements are a few bytes, skip it altogether.
+func compress(h http.Handler) (http.Handler, error) {
+	wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(1024), gzhttp.CompressionLevel(5))
+	if err != nil {
+		return nil, err
+	}
+	gz := wrap(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if strings.HasSuffix(p, "/media") || r.Method == http.MethodPut && strings.Contains(p, "/chunks/") {
+			h.ServeHTTP(w, r)
+			return
+		}
+		gz.ServeHTTP(w, r)
+	}), nil
 }
 
 // clientIP is the client's address: from X-Forwarded-For as far as the

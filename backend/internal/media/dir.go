@@ -1,6 +1,7 @@
 package media
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Dir is the default Store: a directory under DATA_DIR, one directory per
@@ -17,6 +19,7 @@ import (
 // the file "recording".
 type Dir struct {
 	root string
+	dirs sync.Map // recording directories known to exist
 	// Sync makes Commit and Compose fsync what they write, so an
 	// acknowledged chunk survives a power cut (the browser deletes its copy
 	// on acknowledgement).
@@ -37,16 +40,49 @@ func (d *Dir) String() string { return "directory " + d.root }
 
 func removeFile(path string) error { return os.Remove(path) }
 
-// Stage streams the chunk to a file in the staging directory: a chunk is
-// never held whole in memory, and Commit only links the file into place.
+// memStageMax is the largest chunk Stage keeps in memory (2 s of Opus is
+// about 8 kB); a larger one is streamed to a file in the staging directory,
+// so a chunk of up to 2 MB is never held whole in memory.
+const memStageMax = 32 << 10
+
+// Stage reads the chunk and hashes it: into a pooled buffer when it is
+// small, else into a file in the staging directory.
 func (d *Dir) Stage(r io.Reader, max int64) (*Staged, error) {
+	buf := chunkBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	release := func() {
+		if buf.Cap() <= maxPooledBuffer {
+			chunkBuffers.Put(buf)
+		}
+	}
+	h := sha256.New()
+	lr := io.LimitReader(r, max+1)
+	n, err := io.CopyN(io.MultiWriter(buf, h), lr, memStageMax+1)
+	if errors.Is(err, io.EOF) {
+		if n > max {
+			release()
+			return nil, ErrTooLarge
+		}
+		return &Staged{Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil)), data: buf.Bytes(), release: release}, nil
+	}
+	if err != nil {
+		release()
+		return nil, err
+	}
+	// Larger than memStageMax: what was read goes to a file, then the rest.
 	f, err := os.CreateTemp(filepath.Join(d.root, ".staging"), "chunk-*")
 	if err != nil {
+		release()
 		return nil, err
 	}
 	s := &Staged{path: f.Name()}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, max+1))
+	_, err = f.Write(buf.Bytes())
+	release()
+	var rest int64
+	if err == nil {
+		rest, err = io.Copy(io.MultiWriter(f, h), lr)
+		n += rest
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -75,12 +111,20 @@ func (d *Dir) Commit(_ context.Context, s *Staged, key string, seq int) error {
 		return fmt.Errorf("invalid media key %q", key)
 	}
 	dst := d.chunkPath(key, seq)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+	if err := d.mkdir(filepath.Dir(dst)); err != nil {
 		return err
 	}
-	// A hard link never replaces an existing file (unlike a rename), so a
-	// stored chunk cannot be overwritten, whoever commits first.
-	if err := os.Link(s.path, dst); errors.Is(err, fs.ErrExist) {
+	// The chunk gets its name only once it is complete, by a hard link,
+	// which never replaces an existing file (unlike a rename): a stored
+	// chunk cannot be overwritten, whoever commits first, and a crash never
+	// leaves part of a chunk under its name.
+	var err error
+	if s.path != "" {
+		err = os.Link(s.path, dst)
+	} else {
+		err = linkNew(filepath.Dir(dst), dst, s.data)
+	}
+	if errors.Is(err, fs.ErrExist) {
 		sum, herr := hashFile(dst)
 		if herr != nil {
 			return herr
@@ -98,6 +142,19 @@ func (d *Dir) Commit(_ context.Context, s *Staged, key string, seq int) error {
 		// new directory entry too.
 		return syncFile(dst)
 	}
+	return nil
+}
+
+// mkdir creates a recording's directory once; the directories made are
+// remembered, so a chunk does not stat its directory again.
+func (d *Dir) mkdir(dir string) error {
+	if _, ok := d.dirs.Load(dir); ok {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return err
+	}
+	d.dirs.Store(dir, true)
 	return nil
 }
 
@@ -255,7 +312,9 @@ func (d *Dir) Delete(_ context.Context, key string) error {
 	if !ValidKey(key) {
 		return fmt.Errorf("invalid media key %q", key)
 	}
-	return os.RemoveAll(d.recordingDir(key))
+	dir := d.recordingDir(key)
+	d.dirs.Delete(dir)
+	return os.RemoveAll(dir)
 }
 
 func hashFile(path string) (string, error) {
@@ -349,4 +408,23 @@ func (d *Dir) PutComposed(_ context.Context, key string, r io.Reader, chunks []C
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// linkViaTemp writes data to a temporary file in dir, links it as dst
+// (which must not exist: fs.ErrExist otherwise) and removes the temporary
+// name.
+func linkViaTemp(dir, dst string, data []byte) error {
+	f, err := os.CreateTemp(dir, ".new-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Link(f.Name(), dst)
 }

@@ -193,6 +193,13 @@ type Attempts interface {
 	// domain.ErrConflict when someone saved it in between. The stored
 	// version is incremented.
 	UpdateAttempt(ctx context.Context, a domain.Attempt) error
+	// SaveNotes replaces the notes of studentID's attempt in progress,
+	// reading and writing nothing else of it, and increments its version
+	// (so a concurrent UpdateAttempt of the older version fails with
+	// domain.ErrConflict instead of undoing the notes). domain.ErrNotFound
+	// when there is no such attempt, it is another student's, or it is not
+	// in progress.
+	SaveNotes(ctx context.Context, attemptID, studentID, notes string) error
 	ListAttempts(ctx context.Context, f AttemptFilter) ([]domain.AttemptSummary, error)
 	// RecentCaseIDs returns the case ids of the student's last n attempts.
 	RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { api, ApiError, setStaleSessionHandler } from './api-client'
+import { api, ApiError, busyDelay, busyRetryLimitMs, parseRetryAfter, setStaleSessionHandler } from './api-client'
+import { serverBusyWaiting, subscribeServerBusy } from './server-busy'
 
 function mockFetch(status: number, body: unknown) {
   return vi.spyOn(globalThis, 'fetch').mockResolvedValue(
@@ -78,5 +79,102 @@ describe('stale session handler', () => {
     setStaleSessionHandler(handler)()
     await api.get('/api/me/attempts').catch(() => {})
     expect(handler).not.toHaveBeenCalled()
+  })
+})
+
+describe('busy server', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+    vi.useRealTimers()
+  })
+
+  const busy = (status: number, code: string, retryAfter?: string) =>
+    new Response(JSON.stringify({ error: { code, message: 'El servidor está ocupado.' } }), {
+      status,
+      headers: { 'Content-Type': 'application/json', ...(retryAfter ? { 'Retry-After': retryAfter } : {}) },
+    })
+
+  it('sends a request refused with 503 again after Retry-After, showing the busy notice meanwhile', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(Math, 'random').mockReturnValue(0) // no jitter
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(busy(503, 'server_busy', '2'))
+      .mockResolvedValueOnce(new Response(JSON.stringify({ ok: true }), { status: 200 }))
+    const seen: number[] = []
+    const stop = subscribeServerBusy(() => seen.push(serverBusyWaiting()))
+    const p = api.put('/api/attempts/a/notes', { notes: 'x' })
+    await vi.advanceTimersByTimeAsync(1999)
+    expect(f).toHaveBeenCalledTimes(1)
+    expect(serverBusyWaiting()).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    await expect(p).resolves.toEqual({ ok: true })
+    expect(f).toHaveBeenCalledTimes(2)
+    expect(f.mock.calls[1][1]?.body).toBe('{"notes":"x"}')
+    expect(serverBusyWaiting()).toBe(0)
+    expect(seen).toEqual([1, 0])
+    stop()
+  })
+
+  it('waits for a sign-in refused with 429 server_busy, but not for other refusals', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(Math, 'random').mockReturnValue(0)
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(busy(429, 'server_busy', '3'))
+      .mockResolvedValueOnce(new Response(JSON.stringify({ user: null }), { status: 200 }))
+    const p = api.post('/api/auth/login', { email: 'a@utpl.edu.ec', password: 'x' })
+    await vi.advanceTimersByTimeAsync(3000)
+    await expect(p).resolves.toEqual({ user: null })
+    expect(f).toHaveBeenCalledTimes(2)
+
+    // Too many failed attempts: the user must read the message, not wait.
+    f.mockResolvedValueOnce(busy(429, 'too_many_attempts', '30'))
+    const err = await api.post('/api/auth/login', {}).catch((e: unknown) => e)
+    expect(err).toMatchObject({ status: 429, code: 'too_many_attempts', retryAfterMs: 30_000 })
+    expect(f).toHaveBeenCalledTimes(3)
+  })
+
+  it('gives up after two minutes of refusals, and at once when told not to retry', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(Math, 'random').mockReturnValue(0)
+    const f = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => busy(503, 'server_busy', '30'))
+    const p = api.get('/api/x').catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(busyRetryLimitMs)
+    expect(await p).toMatchObject({ status: 503, code: 'server_busy' })
+    expect(f.mock.calls.length).toBe(5) // at 0, 30, 60, 90 and 120 s; the next would pass two minutes
+    expect(serverBusyWaiting()).toBe(0)
+
+    f.mockClear()
+    const once = await api.get('/api/x', undefined, { retryBusy: false }).catch((e: unknown) => e)
+    expect(once).toMatchObject({ status: 503, retryAfterMs: 30_000 })
+    expect(f).toHaveBeenCalledTimes(1)
+  })
+
+  it('stops waiting when the request is aborted', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => busy(503, 'server_busy', '10'))
+    const ctl = new AbortController()
+    const p = api.get('/api/x', { signal: ctl.signal }).catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(100)
+    ctl.abort(new DOMException('aborted', 'AbortError'))
+    expect(await p).toBeInstanceOf(DOMException)
+    expect(serverBusyWaiting()).toBe(0)
+  })
+
+  it('spreads the retries: Retry-After plus up to half of it, between 1 and 60 s', () => {
+    expect(busyDelay(4000, 1, () => 0)).toBe(4000)
+    expect(busyDelay(4000, 1, () => 0.999999)).toBe(6000)
+    expect(busyDelay(0, 1, () => 0)).toBe(1000)
+    expect(busyDelay(undefined, 3, () => 0)).toBe(4000)
+    expect(busyDelay(120_000, 1, () => 0.5)).toBe(60_000)
+  })
+
+  it('reads Retry-After in seconds or as a date', () => {
+    expect(parseRetryAfter('5')).toBe(5000)
+    expect(parseRetryAfter(null)).toBeUndefined()
+    expect(parseRetryAfter('soon')).toBeUndefined()
+    const inTen = new Date(Date.now() + 10_000).toUTCString()
+    expect(parseRetryAfter(inTen)).toBeGreaterThan(8000)
   })
 })

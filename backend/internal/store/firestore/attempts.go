@@ -94,7 +94,7 @@ func attemptFrom(d doc) (domain.Attempt, error) {
 }
 
 var summaryFields = []string{"studentId", "studentEmail", "studentName", "groupId", "mode", "status", "caseTitle", "area",
-	"selfScore", "tutorScore", "createdAt", "finishedAt"}
+	"selfScore", "tutorScore", "createdAt", "finishedAt", "version"}
 
 func summaryFrom(d doc) (domain.AttemptSummary, error) {
 	f := d.data
@@ -102,7 +102,7 @@ func summaryFrom(d doc) (domain.AttemptSummary, error) {
 		ID: d.ref.ID, StudentID: f.str("studentId"), StudentEmail: f.str("studentEmail"), StudentName: f.str("studentName"),
 		GroupID: f.str("groupId"), Mode: domain.Mode(f.str("mode")), Status: domain.AttemptStatus(f.str("status")),
 		CaseTitle: f.str("caseTitle"), Area: f.str("area"), SelfScore: f.floatPtr("selfScore"), TutorScore: f.floatPtr("tutorScore"),
-		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"),
+		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"), Version: int(f.int("version")),
 	}, nil
 }
 
@@ -183,6 +183,27 @@ func (s *Store) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 		changes := attemptChanges(a)
 		changes["version"] = int64(a.Version) + 1
 		t.update(d, changes)
+		return nil
+	})
+}
+
+// SaveNotes rewrites data with the new notes in a transaction that checks
+// the owner, the status and increments the version.
+func (s *Store) SaveNotes(ctx context.Context, attemptID, studentID, notes string) error {
+	return s.write(ctx, func(t *txn) error {
+		d, err := t.get(ctx, s.ref(colAttempts, attemptID))
+		if err != nil {
+			return err
+		}
+		if !d.exists || d.data.str("studentId") != studentID || d.data.str("status") != string(domain.AttemptInProgress) {
+			return fmt.Errorf("attempt %s of %s in progress: %w", attemptID, studentID, domain.ErrNotFound)
+		}
+		var data attemptData
+		if err := d.data.json("data", &data); err != nil {
+			return fmt.Errorf("attempt %s: %w", attemptID, err)
+		}
+		data.Notes = notes
+		t.update(d, map[string]any{"data": jsonText(data), "version": d.data.int("version") + 1})
 		return nil
 	})
 }

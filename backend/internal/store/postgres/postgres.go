@@ -31,13 +31,21 @@ var dialect = sqlstore.Dialect{
 	},
 }
 
+// maxConns bounds the connections one instance opens (PostgreSQL's
+// default max_connections is 100, shared by every instance).
+const maxConns = 20
+
 // Open connects to url (postgres://...) and migrates the schema.
 func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 	db, err := sql.Open("pgx", url)
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(20)
+	// As many idle connections as open ones: database/sql keeps 2 by
+	// default, so under load most queries would open a new backend (a
+	// process on the server, a TLS and auth handshake) and close it again.
+	db.SetMaxOpenConns(maxConns)
+	db.SetMaxIdleConns(maxConns)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -19,20 +20,25 @@ type attemptData struct {
 	Blueprint domain.Blueprint       `json:"blueprint"`
 	Rubric    domain.Rubric          `json:"rubric"`
 	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes"`
+	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00013)
 	Self      *domain.SelfAssessment `json:"self"`
 	Grade     *domain.TutorGrade     `json:"grade"`
 }
 
-const attemptColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id, mode, status, data, created_at, finished_at, version`
+// The notes have their own column (notes), so that saving them, which a
+// student's browser does every few seconds while preparing, neither reads
+// nor writes the snapshots in data; NULL in a row saved before it existed,
+// whose notes are still in data.
+const attemptColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id, mode, status, data, created_at, finished_at, version, notes`
 
 func scanAttempt(r scanner) (domain.Attempt, error) {
 	var a domain.Attempt
 	var mode, status, data string
 	var created int64
 	var finished sql.NullInt64
+	var notes sql.NullString
 	if err := r.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &a.TutorEmail, &a.DegreeID,
-		&mode, &status, &data, &created, &finished, &a.Version); err != nil {
+		&mode, &status, &data, &created, &finished, &a.Version, &notes); err != nil {
 		return a, err
 	}
 	var d attemptData
@@ -42,11 +48,15 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
 	a.Case, a.Blueprint, a.Rubric, a.Phases, a.Notes, a.Self, a.Grade = d.Case, d.Blueprint, d.Rubric, d.Phases, d.Notes, d.Self, d.Grade
 	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+	if notes.Valid {
+		a.Notes = notes.String
+	}
 	return a, nil
 }
 
+// attemptJSON is the data column: the snapshots, without the notes.
 func attemptJSON(a domain.Attempt) string {
-	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Notes: a.Notes, Self: a.Self, Grade: a.Grade})
+	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Self: a.Self, Grade: a.Grade})
 }
 
 func scores(a domain.Attempt) (self, tutor any) {
@@ -62,14 +72,14 @@ func scores(a domain.Attempt) (self, tutor any) {
 // attemptRowColumns are the columns of an attempt row, in the order of
 // attemptRow's values.
 const attemptRowColumns = `id, student_id, student_email, student_name, group_id, tutor_email, degree_id,
-	case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version`
+	case_id, case_title, area, mode, status, self_score, tutor_score, data, created_at, finished_at, version, notes`
 
 // attemptRow is the values of a's row, stored with version.
 func attemptRow(a domain.Attempt, version int) []any {
 	self, tutor := scores(a)
 	return []any{a.ID, a.StudentID, domain.NormalizeEmail(a.StudentEmail), a.StudentName, a.GroupID, domain.NormalizeEmail(a.TutorEmail),
 		a.DegreeID, a.Case.ID, a.Case.Title, a.Case.Area, string(a.Mode), string(a.Status), self, tutor, attemptJSON(a),
-		ms(a.CreatedAt), nullMS(a.FinishedAt), version}
+		ms(a.CreatedAt), nullMS(a.FinishedAt), version, a.Notes}
 }
 
 func (s *DB) CreateAttempt(ctx context.Context, a domain.Attempt) error {
@@ -90,9 +100,9 @@ func (s *DB) InProgressAttempt(ctx context.Context, studentID string) (domain.At
 
 func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	self, tutor := scores(a)
-	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?,
+	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?, notes = ?,
 		version = version + 1 WHERE id = ? AND version = ?`,
-		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.ID, a.Version)
+		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.Notes, a.ID, a.Version)
 	if err != nil {
 		return err
 	}
@@ -106,9 +116,18 @@ func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	return nil
 }
 
+func (s *DB) SaveNotes(ctx context.Context, attemptID, studentID, notes string) error {
+	res, err := s.exec(ctx, `UPDATE attempts SET notes = ?, version = version + 1 WHERE id = ? AND student_id = ? AND status = ?`,
+		notes, attemptID, studentID, string(domain.AttemptInProgress))
+	if err := s.expectOne(res, err); err != nil {
+		return fmt.Errorf("attempt %s of %s in progress: %w", attemptID, studentID, err)
+	}
+	return nil
+}
+
 func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.AttemptSummary, error) {
 	q := `SELECT id, student_id, student_email, student_name, group_id, mode, status, case_title, area, self_score, tutor_score,
-		created_at, finished_at FROM attempts WHERE 1 = 1`
+		created_at, finished_at, version FROM attempts WHERE 1 = 1`
 	var args []any
 	for _, c := range []struct {
 		col, v string
@@ -139,7 +158,7 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 		var created int64
 		var finished sql.NullInt64
 		if err := rows.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
-			&self, &tutor, &created, &finished); err != nil {
+			&self, &tutor, &created, &finished, &a.Version); err != nil {
 			return nil, err
 		}
 		a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
@@ -172,9 +191,12 @@ func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]stri
 	return out, rows.Err()
 }
 
+// recordingColumns read a recording with its chunks' count and bytes,
+// which the recording's row keeps up to date (chunk_count, chunk_bytes,
+// changed with the chunks in one transaction), so reading a recording
+// costs the same however long it is.
 const recordingColumns = `r.attempt_id, r.id, r.phase, r.mime_type, r.duration_ms, r.levels, r.complete, r.deleted, r.composed, r.created_at,
-	(SELECT COUNT(*) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
-	(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id)`
+	r.chunk_count, r.chunk_bytes`
 
 func scanRecording(sc scanner) (domain.Recording, error) {
 	var r domain.Recording
@@ -288,59 +310,107 @@ func (s *DB) CreateTake(ctx context.Context, r domain.Recording, maxPerPhase int
 }
 
 func (s *DB) AddChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo) error {
-	return s.addChunk(ctx, attemptID, recordingID, c, store.ChunkLimits{}, false)
+	return s.addChunk(ctx, &chunkReq{attemptID: attemptID, recordingID: recordingID, c: c})
 }
 
 func (s *DB) AddChunkWithin(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits) error {
-	return s.addChunk(ctx, attemptID, recordingID, c, l, true)
+	return s.addChunk(ctx, &chunkReq{attemptID: attemptID, recordingID: recordingID, c: c, l: l, open: true})
 }
 
-// addChunk records a chunk and counts its bytes in storage_usage, in one
-// transaction that first locks the student's storage_usage row: every
-// chunk added to, or deleted from, the student's recordings waits for it,
-// so the sums read after the lock stay true until the commit. open asks
-// for the recording to be neither complete nor deleted.
-func (s *DB) addChunk(ctx context.Context, attemptID, recordingID string, c domain.ChunkInfo, l store.ChunkLimits, open bool) error {
-	return s.InTx(ctx, func(st store.Store) error {
-		tx := st.(*DB)
-		var student string
-		err := tx.queryRow(ctx, `SELECT a.student_id FROM recordings r JOIN attempts a ON a.id = r.attempt_id
-			WHERE r.attempt_id = ? AND r.id = ?`, attemptID, recordingID).Scan(&student)
-		if err != nil {
-			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, tx.mapErr(err))
-		}
-		if err := tx.lockStorage(ctx, student); err != nil {
+// addChunk records a chunk: inside a transaction at once, otherwise in
+// the next batch of the chunk committer (see chunkBatcher), which commits
+// the chunks of concurrent uploads together.
+func (s *DB) addChunk(ctx context.Context, r *chunkReq) error {
+	if s.tx != nil {
+		if err := s.addChunks(ctx, []*chunkReq{r}); err != nil {
 			return err
+		}
+		return r.err
+	}
+	return s.chunks.add(ctx, r)
+}
+
+// chunkReq is one chunk to record and, once done, its outcome.
+type chunkReq struct {
+	attemptID, recordingID string
+	c                      domain.ChunkInfo
+	l                      store.ChunkLimits
+	open                   bool // the recording must be neither complete nor deleted
+	student                string
+	err                    error // the chunk's own refusal (limits, conflict, not found)
+	done                   chan struct{}
+}
+
+// addChunks records chunks in the transaction s, each within its limits,
+// and counts their bytes in their recordings' rows and in their students'
+// storage_usage rows. The students' rows are locked first, in sorted
+// order (PostgreSQL; on SQLite the transaction holds the write lock
+// already): every chunk added to, or deleted from, a student's recordings
+// waits for that row, so the sums read after the lock stay true until the
+// commit, and two batches lock in the same order. A chunk refused for
+// itself gets its error in its req and changes nothing; an error returned
+// is the database's, and the transaction must be rolled back.
+func (s *DB) addChunks(ctx context.Context, reqs []*chunkReq) error {
+	var students []string
+	for _, r := range reqs {
+		r.err = nil
+		err := s.queryRow(ctx, `SELECT a.student_id FROM recordings r JOIN attempts a ON a.id = r.attempt_id
+			WHERE r.attempt_id = ? AND r.id = ?`, r.attemptID, r.recordingID).Scan(&r.student)
+		if err := s.mapErr(err); errors.Is(err, domain.ErrNotFound) {
+			r.err = fmt.Errorf("recording %s/%s: %w", r.attemptID, r.recordingID, err)
+			continue
+		} else if err != nil {
+			return err
+		}
+		students = append(students, r.student)
+	}
+	slices.Sort(students)
+	for _, st := range slices.Compact(students) {
+		if err := s.lockStorage(ctx, st); err != nil {
+			return err
+		}
+	}
+	for _, r := range reqs {
+		if r.err != nil {
+			continue
 		}
 		var exists, complete, deleted bool
 		var recordingBytes, used int64
-		err = tx.queryRow(ctx, `SELECT
+		err := s.queryRow(ctx, `SELECT
 			EXISTS (SELECT 1 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? AND seq = ?),
-			r.complete, r.deleted,
-			(SELECT COALESCE(SUM(bytes), 0) FROM recording_chunks c WHERE c.attempt_id = r.attempt_id AND c.recording_id = r.id),
+			r.complete, r.deleted, r.chunk_bytes,
 			(SELECT bytes FROM storage_usage WHERE student_id = ?)
 			FROM recordings r WHERE r.attempt_id = ? AND r.id = ?`,
-			attemptID, recordingID, c.Seq, student, attemptID, recordingID).Scan(&exists, &complete, &deleted, &recordingBytes, &used)
+			r.attemptID, r.recordingID, r.c.Seq, r.student, r.attemptID, r.recordingID).Scan(&exists, &complete, &deleted, &recordingBytes, &used)
 		if err != nil {
-			return tx.mapErr(err)
+			return s.mapErr(err)
 		}
 		switch {
 		case exists:
-			return fmt.Errorf("chunk %d of %s/%s: %w", c.Seq, attemptID, recordingID, domain.ErrConflict)
-		case open && (complete || deleted):
-			return fmt.Errorf("recording %s/%s: %w", attemptID, recordingID, store.ErrRecordingClosed)
-		case l.RecordingBytes > 0 && recordingBytes+c.Bytes > l.RecordingBytes:
-			return fmt.Errorf("recording %s/%s holds %d bytes: %w", attemptID, recordingID, recordingBytes, store.ErrRecordingFull)
-		case l.StudentBytes > 0 && used+c.Bytes > l.StudentBytes:
-			return fmt.Errorf("student %s holds %d bytes: %w", student, used, store.ErrStorageQuota)
+			r.err = fmt.Errorf("chunk %d of %s/%s: %w", r.c.Seq, r.attemptID, r.recordingID, domain.ErrConflict)
+		case r.open && (complete || deleted):
+			r.err = fmt.Errorf("recording %s/%s: %w", r.attemptID, r.recordingID, store.ErrRecordingClosed)
+		case r.l.RecordingBytes > 0 && recordingBytes+r.c.Bytes > r.l.RecordingBytes:
+			r.err = fmt.Errorf("recording %s/%s holds %d bytes: %w", r.attemptID, r.recordingID, recordingBytes, store.ErrRecordingFull)
+		case r.l.StudentBytes > 0 && used+r.c.Bytes > r.l.StudentBytes:
+			r.err = fmt.Errorf("student %s holds %d bytes: %w", r.student, used, store.ErrStorageQuota)
 		}
-		if _, err := tx.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
-			attemptID, recordingID, c.Seq, c.Bytes, c.SHA256); err != nil {
+		if r.err != nil {
+			continue
+		}
+		if _, err := s.exec(ctx, `INSERT INTO recording_chunks (attempt_id, recording_id, seq, bytes, sha256) VALUES (?, ?, ?, ?, ?)`,
+			r.attemptID, r.recordingID, r.c.Seq, r.c.Bytes, r.c.SHA256); err != nil {
 			return err
 		}
-		_, err = tx.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, c.Bytes, student)
-		return err
-	})
+		if _, err := s.exec(ctx, `UPDATE recordings SET chunk_count = chunk_count + 1, chunk_bytes = chunk_bytes + ?
+			WHERE attempt_id = ? AND id = ?`, r.c.Bytes, r.attemptID, r.recordingID); err != nil {
+			return err
+		}
+		if _, err := s.exec(ctx, `UPDATE storage_usage SET bytes = bytes + ? WHERE student_id = ?`, r.c.Bytes, r.student); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lockStorage creates the student's storage_usage row if missing and, in
@@ -401,6 +471,9 @@ func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) er
 			return err
 		}
 		if _, err := tx.exec(ctx, `DELETE FROM recording_chunks WHERE attempt_id = ? AND recording_id = ?`, attemptID, recordingID); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE recordings SET chunk_count = 0, chunk_bytes = 0 WHERE attempt_id = ? AND id = ?`, attemptID, recordingID); err != nil {
 			return err
 		}
 		if student == "" || freed == 0 {

@@ -120,7 +120,7 @@ func (s *DB) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time)
 				k.ID, k.PrivateKeyPEM, ms(k.CreatedAt), nullMS(k.RetiredAt))
 			return err
 		})
-		if !errors.Is(err, domain.ErrConflict) || s.tx || try == 5 {
+		if !errors.Is(err, domain.ErrConflict) || s.tx != nil || try == 5 {
 			return err
 		}
 	}

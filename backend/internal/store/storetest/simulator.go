@@ -223,6 +223,10 @@ func testAttempts(t *testing.T, s store.Store) {
 	}
 	if inGroup, _ := s.ListAttempts(ctx, store.AttemptFilter{GroupID: "g1"}); len(inGroup) != 2 || inGroup[0].ID != b.ID || inGroup[1].ID != a.ID {
 		t.Fatalf("by group = %+v", inGroup)
+	} else if inGroup[0].Version != 1 || inGroup[1].Version != 3 {
+		// The version tells a reader whether what it keeps of an attempt
+		// is still current (the tutor's report keeps finished ones).
+		t.Fatalf("versions in the list = %d, %d; want 1 (new) and 3 (saved twice)", inGroup[0].Version, inGroup[1].Version)
 	}
 	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
 		t.Fatalf("recent = %v", ids)
@@ -366,6 +370,58 @@ func testAttemptVersionRace(t *testing.T, s store.Store) {
 	got, err := s.GetAttempt(ctx, a.ID)
 	if err != nil || got.Version != 2 || got.Notes != fmt.Sprint("notas de la pestaña ", winner) {
 		t.Fatalf("stored = version %d notes %q, %v; want version 2 with save %d's notes", got.Version, got.Notes, err, winner)
+	}
+}
+
+// testSaveNotes: the owner's notes of an attempt in progress are saved
+// alone, the version goes up (a save of the older version is refused, so
+// it cannot undo them), and nothing else changes; another student, an
+// unknown attempt and a finished one get ErrNotFound.
+func testSaveNotes(t *testing.T, s store.Store) {
+	a := storedAttempt(t, s, "notas@utpl.edu.ec", "Notas")
+	before, err := s.GetAttempt(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveNotes(ctx, a.ID, a.StudentID, "Hechos: despido intempestivo."); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetAttempt(ctx, a.ID)
+	if err != nil || got.Notes != "Hechos: despido intempestivo." || got.Version != before.Version+1 ||
+		got.Status != before.Status || len(got.Phases) != len(before.Phases) || got.Case.Title != "Notas" {
+		t.Fatalf("after SaveNotes = %+v, %v", got, err)
+	}
+	if err := s.UpdateAttempt(ctx, before); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("a save of the version before the notes: %v", err)
+	}
+	// A full save keeps the notes it carries.
+	got.Notes = "Normas: Código del Trabajo, art. 188."
+	if err := s.UpdateAttempt(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.GetAttempt(ctx, a.ID); again.Notes != "Normas: Código del Trabajo, art. 188." {
+		t.Fatalf("notes after UpdateAttempt = %q", again.Notes)
+	}
+	for name, call := range map[string]func() error{
+		"another student": func() error { return s.SaveNotes(ctx, a.ID, "otro", "x") },
+		"unknown attempt": func() error { return s.SaveNotes(ctx, "no-existe", a.StudentID, "x") },
+	} {
+		if err := call(); !errors.Is(err, domain.ErrNotFound) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	fresh, _ := s.GetAttempt(ctx, a.ID)
+	if err := fresh.Abandon(now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateAttempt(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveNotes(ctx, a.ID, a.StudentID, "tarde"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("notes of an abandoned attempt: %v", err)
+	}
+	if last, _ := s.GetAttempt(ctx, a.ID); last.Notes != "Normas: Código del Trabajo, art. 188." {
+		t.Fatalf("refused notes changed the attempt: %q", last.Notes)
 	}
 }
 

@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		"Attempts":          testAttempts,
 		"AttemptStartRace":  testConcurrentAttemptStart,
 		"AttemptVersion":    testAttemptVersionRace,
+		"SaveNotes":         testSaveNotes,
 		"Recordings":        testRecordings,
 		"RecordingComposed": testRecordingComposed,
 		"Transcripts":       testTranscripts,

@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { PageSpinner } from '@/components/ui/Spinner'
+import { ServerBusyNotice } from '@/components/ui/ServerBusyNotice'
 import { Header } from './Header'
 import { Footer } from './Footer'
 
@@ -22,6 +23,7 @@ export function RootLayout() {
       </a>
       <ScrollToTop />
       <Header />
+      <ServerBusyNotice />
       <main id="contenido" tabIndex={-1} className="flex-1 focus:outline-none">
         <Suspense fallback={<PageSpinner />}>
           <Outlet />

@@ -14,6 +14,25 @@ describe('uploadSummary', () => {
     expect(uploadSummary({ ...base, online: false, pendingChunks: 1 }).text).toBe('1 fragmento pendiente — se enviará al reconectar')
     expect(uploadSummary({ ...base, pendingChunks: 2 })).toMatchObject({ tone: 'pending', text: 'Enviando al servidor: 2 fragmentos pendientes' })
   })
+  it('says calmly that a busy server will take the recordings in a moment', () => {
+    const s = uploadSummary({
+      ...base,
+      pendingChunks: 3,
+      lastError: {
+        kind: 'busy',
+        message: 'El servidor está ocupado; sus grabaciones se guardan y se enviarán en unos segundos.',
+        status: 503,
+        code: 'server_busy',
+        retrying: true,
+        retryAfterMs: 2000,
+      },
+    })
+    expect(s).toEqual({
+      tone: 'pending',
+      text: 'El servidor está ocupado; sus grabaciones se guardan y se enviarán en unos segundos.',
+      detail: '3 fragmentos pendientes en este equipo.',
+    })
+  })
   it('shows an error that needs attention', () => {
     const s = uploadSummary({
       ...base,

@@ -13,6 +13,9 @@ export function uploadSummary(s: UploadStatus): UploadSummary {
     if (pending === 0 && s.pendingRecordings === 0) return { tone: 'offline', text: 'Sin conexión. Lo que grabe se guardará en este equipo y se enviará al reconectar.' }
     return { tone: 'offline', text: `${fragments(pending)} — ${pending === 1 ? 'se enviará' : 'se enviarán'} al reconectar`, detail: 'Sin conexión: la grabación continúa y se guarda en este equipo.' }
   }
+  // The server asked to come back in a moment: nothing is wrong, and
+  // nothing is lost.
+  if (error?.kind === 'busy') return { tone: 'pending', text: error.message, detail: pending > 0 ? `${fragments(pending)} en este equipo.` : undefined }
   if (error?.retrying) return { tone: 'offline', text: `${fragments(pending)} — se reintentará automáticamente`, detail: error.message }
   // One chunk in flight is the normal state while recording (a chunk every
   // 2 s); more than that, or a take waiting to be closed, is worth saying.

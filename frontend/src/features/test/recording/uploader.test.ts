@@ -133,6 +133,42 @@ describe('UploadQueue', () => {
     expect((await getRecording(rid))?.completed).toBe(true)
   })
 
+  it('waits the Retry-After of a busy server (plus jitter), says so calmly, and loses nothing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    let refusals = 2
+    const busy = () =>
+      new Response(JSON.stringify({ error: { code: 'server_busy', message: 'El servidor está ocupado.' } }), {
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '3' },
+      })
+    const server = fakeServer((req) => (req.path.endsWith('/chunks/1') && refusals-- > 0 ? busy() : undefined))
+    const rid = await recording(['c0', 'c1', 'c2'])
+    const q = queue() // random 0.5: a quarter of Retry-After as jitter
+    let done = false
+    void q.flush().then(() => (done = true), () => undefined)
+
+    await until(() => q.getStatus().lastError !== null, 'the 503')
+    expect(q.getStatus().lastError).toMatchObject({
+      kind: 'busy',
+      status: 503,
+      retrying: true,
+      retryAfterMs: 3000,
+      message: 'El servidor está ocupado; sus grabaciones se guardan y se enviarán en unos segundos.',
+    })
+    const sent = server.requests.length
+    await vi.advanceTimersByTimeAsync(3749) // 3 s × 1.25
+    for (let i = 0; i < 20; i++) await tick()
+    expect(server.requests.length).toBe(sent)
+    await vi.advanceTimersByTimeAsync(1)
+    await until(() => server.requests.length > sent, 'the second try')
+    await until(() => q.getStatus().lastError !== null && server.requests.length === sent + 1, 'the second refusal')
+    await vi.advanceTimersByTimeAsync(3750)
+    await until(() => done, 'flush')
+    expect([...server.chunks.get(rid)!.values()]).toEqual(['c0', 'c1', 'c2'])
+    expect(q.getStatus().lastError).toBeNull()
+    expect((await getRecording(rid))?.completed).toBe(true)
+  })
+
   it('backs off exponentially with jitter from 1 s up to 30 s', () => {
     const low = new UploadQueue(A, { random: () => 0 })
     const high = new UploadQueue(A, { random: () => 0.999999 })

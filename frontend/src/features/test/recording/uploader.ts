@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import { api, ApiError } from '@/lib/api-client'
+import { api, ApiError, busyDelay } from '@/lib/api-client'
 import * as store from './store'
 import type { ChunkRow, RecordingRow } from './store'
 
@@ -10,7 +10,10 @@ import type { ChunkRow, RecordingRow } from './store'
 //   POST /api/attempts/:id/recordings/:rid/complete     {chunks, durationMs, levels}
 // A chunk leaves IndexedDB only after the server acknowledged it (2xx).
 // Network errors, timeouts, 408, 429 and 5xx are retried with exponential
-// backoff and jitter; nothing is sent while the browser says it is offline.
+// backoff and jitter; a 429 or 503 that says when to come back (Retry-After:
+// the server is busy and did nothing) is retried after that time plus
+// jitter, and the status says so calmly. Nothing is sent while the browser
+// says it is offline.
 // The one exception to keeping audio: a take whose registration the server
 // refuses for good (its phase had not started, the tutor already graded the
 // attempt, or the phase has as many takes as allowed) can never be uploaded,
@@ -21,6 +24,7 @@ import type { ChunkRow, RecordingRow } from './store'
 
 export type UploadErrorKind =
   | 'transient' // network, timeout, 408, 429, 5xx: retried automatically
+  | 'busy' // 429/503 with Retry-After: the server asked to come back later; retried then
   | 'storage' // IndexedDB failed: retried automatically
   | 'conflict' // 409 chunk_conflict: a bug; the chunk is kept, the recording waits
   | 'missing' // 409 chunks_missing on complete: the server lacks chunks we no longer have
@@ -38,6 +42,7 @@ export interface UploadError {
   recordingId?: string
   seq?: number
   retrying: boolean // the queue keeps trying by itself
+  retryAfterMs?: number // busy: the server's Retry-After
 }
 
 export interface UploadStatus {
@@ -66,6 +71,7 @@ export class UploadStoppedError extends Error {
 
 const messages = {
   transient: 'No se pudo contactar al servidor. Las grabaciones están guardadas en este equipo y se reintentará automáticamente.',
+  busy: 'El servidor está ocupado; sus grabaciones se guardan y se enviarán en unos segundos.',
   storage: 'No se pudo leer el almacenamiento local del navegador. Se reintentará automáticamente.',
   conflict:
     'Un fragmento de la grabación no coincide con el que ya recibió el servidor. La grabación se conserva en este equipo; informe este error al tutor o al soporte.',
@@ -325,7 +331,7 @@ export class UploadQueue {
     const path = `${this.base}/${encodeURIComponent(rec.id)}`
     switch (work.type) {
       case 'create':
-        await this.send((signal) => api.put(path, { phase: rec.phase, mimeType: rec.mimeType }, { signal }))
+        await this.send((signal) => api.put(path, { phase: rec.phase, mimeType: rec.mimeType }, { signal }, noBusyRetry))
         this.created.add(rec.id)
         return
       case 'chunk': {
@@ -333,7 +339,7 @@ export class UploadQueue {
         const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/octet-stream' }
         const digest = await sha256Hex(chunk.blob)
         if (digest) headers['X-Chunk-SHA256'] = digest
-        await this.send((signal) => api.put(`${path}/chunks/${chunk.seq}`, chunk.blob, { signal, headers }))
+        await this.send((signal) => api.put(`${path}/chunks/${chunk.seq}`, chunk.blob, { signal, headers }, noBusyRetry))
         await store.deleteChunk(rec.id, chunk.seq)
         void this.refreshCounts()
         return
@@ -341,7 +347,7 @@ export class UploadQueue {
       case 'complete': {
         const body: Record<string, unknown> = { chunks: rec.nextSeq, durationMs: Math.round(rec.durationMs) }
         if (rec.levels.length > 0) body.levels = rec.levels
-        await this.send((signal) => api.post(`${path}/complete`, body, { signal }))
+        await this.send((signal) => api.post(`${path}/complete`, body, { signal }, noBusyRetry))
         await store.markCompleted(rec.id)
         void this.refreshCounts()
         return
@@ -423,6 +429,8 @@ export class UploadQueue {
     }
     const base = { status: e.status, code: e.code, details: e.details, ...where }
     const s = e.status
+    if ((s === 429 || s === 503) && e.retryAfterMs !== undefined)
+      return { ...base, kind: 'busy', message: messages.busy, retrying: true, retryAfterMs: e.retryAfterMs }
     if (s === 0 || s === 408 || s === 429 || s >= 500) return { ...base, kind: 'transient', message: messages.transient, retrying: true }
     if (s === 404) return { ...base, kind: 'gone', message: messages.gone, retrying: false }
     if (s === 401 || s === 403) return { ...base, kind: 'auth', message: messages.auth, retrying: false }
@@ -436,7 +444,7 @@ export class UploadQueue {
   private async failed(err: UploadError) {
     this.failures++
     this.setStatus({ lastError: err })
-    await this.pause(this.backoff(this.failures))
+    await this.pause(err.kind === 'busy' ? busyDelay(err.retryAfterMs, this.failures, this.opts.random) : this.backoff(this.failures))
   }
 
   // backoff: 1 s, 2 s, 4 s … capped at 30 s, each with ±20 % jitter (never
@@ -469,6 +477,9 @@ export async function sha256Hex(blob: Blob): Promise<string | null> {
   const digest = await subtle.digest('SHA-256', new Uint8Array(await blob.arrayBuffer()))
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')
 }
+
+// The queue retries by itself and says so in its own status line.
+const noBusyRetry = { retryBusy: false }
 
 const queues = new Map<string, UploadQueue>()
 
