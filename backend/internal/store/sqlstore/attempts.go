@@ -20,7 +20,7 @@ type attemptData struct {
 	Blueprint domain.Blueprint       `json:"blueprint"`
 	Rubric    domain.Rubric          `json:"rubric"`
 	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00013)
+	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00015)
 	Self      *domain.SelfAssessment `json:"self"`
 	Grade     *domain.TutorGrade     `json:"grade"`
 }

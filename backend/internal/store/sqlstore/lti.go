@@ -173,7 +173,11 @@ func (s *DB) PutLTIOnce(ctx context.Context, o domain.LTIOnce) error {
 func (s *DB) TakeLTIOnce(ctx context.Context, kind, key string, now time.Time) (domain.LTIOnce, error) {
 	o := domain.LTIOnce{Kind: kind, Key: key}
 	var expires int64
-	err := s.queryRow(ctx, `DELETE FROM lti_once WHERE kind = ? AND key_hash = ? RETURNING data, expires_at`, kind, key).Scan(&o.Data, &expires)
+	// A DELETE ... RETURNING writes: it runs in a transaction, on the
+	// writer, never on a read-only connection of the pool.
+	err := s.InTx(ctx, func(st store.Store) error {
+		return st.(*DB).queryRow(ctx, `DELETE FROM lti_once WHERE kind = ? AND key_hash = ? RETURNING data, expires_at`, kind, key).Scan(&o.Data, &expires)
+	})
 	if err != nil {
 		return domain.LTIOnce{}, fmt.Errorf("%s record: %w", kind, s.mapErr(err))
 	}

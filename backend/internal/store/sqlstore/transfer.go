@@ -306,6 +306,15 @@ var transferKinds = map[store.Kind]transferKind{
 			if err := tx.insertChunks(ctx, rec.AttemptID, rec.ID, r.Chunks); err != nil {
 				return err
 			}
+			// The recording's row counts its chunks (chunk_count, chunk_bytes).
+			var total int64
+			for _, c := range r.Chunks {
+				total += c.Bytes
+			}
+			if _, err := tx.exec(ctx, `UPDATE recordings SET chunk_count = ?, chunk_bytes = ? WHERE attempt_id = ? AND id = ?`,
+				len(r.Chunks), total, rec.AttemptID, rec.ID); err != nil {
+				return err
+			}
 			return tx.countImportedChunks(ctx, rec.AttemptID, r.Chunks)
 		},
 	},
