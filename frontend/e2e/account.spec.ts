@@ -50,6 +50,7 @@ test('a student changes the password from Mi cuenta; this session stays and the 
 
   // The new password opens a session; the old one does not.
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/) // signed out on the server before the next sign-in
   await signInThroughTheForm(page, student.email, student.password)
   await expectDialog(page, 'Oops...', 'El correo o la constraseña son incorrectos')
   await closeDialog(page)

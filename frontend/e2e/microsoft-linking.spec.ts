@@ -42,6 +42,9 @@ base('an account whose email claim names a tutor, without a verified address, is
   await expect(page).toHaveURL(/\/auth\/carreras$/)
   expect(await sessionOf(page)).toMatchObject({ mail: tutor.email, role: 'tutor' })
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  // The sign-out must have reached the server before /login is loaded, or
+  // the page would find the session and move on to /auth/carreras.
+  await expect.poll(() => sessionOf(page)).toBeNull()
   await page.goto('/login')
   await issuer.setNext({ user: { email: uniqueEmail('renombrada'), preferredUsername: 'otro@contoso.onmicrosoft.com', name: tutor.name, oid } })
   await popupSignIn(page)
