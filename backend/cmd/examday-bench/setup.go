@@ -141,6 +141,7 @@ func deploy(ctx context.Context, o options, iss *issuer) (*deployment, *fixture,
 		}
 		d.cliEnv = []string{"DATA_DIR=" + dir}
 	case "postgres", "cluster":
+		key := strings.ReplaceAll(key, "-", "_") // a PostgreSQL identifier
 		tmplURL, err := withDatabase(o.databaseURL, "examday_tmpl_"+key)
 		if err != nil {
 			return nil, nil, err
