@@ -3,9 +3,11 @@ import { api, ApiError, busyDelay, busyRetryLimitMs, parseRetryAfter, setStaleSe
 import { serverBusyWaiting, subscribeServerBusy } from './server-busy'
 
 function mockFetch(status: number, body: unknown) {
-  return vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-    new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
-  )
+  return vi
+    .spyOn(globalThis, 'fetch')
+    .mockResolvedValue(
+      new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+    )
 }
 
 describe('api client', () => {

@@ -55,7 +55,12 @@ export function Header() {
         </NavLink>
       </li>
       <li>
-        <a href={config?.site.universityUrl ?? 'https://www.utpl.edu.ec'} target="_blank" rel="noopener noreferrer" className={`${linkBase} ${linkColor}`}>
+        <a
+          href={config?.site.universityUrl ?? 'https://www.utpl.edu.ec'}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${linkBase} ${linkColor}`}
+        >
           UTPL<span className="sr-only"> (sitio de la universidad, se abre en una pestaña nueva)</span>
         </a>
       </li>

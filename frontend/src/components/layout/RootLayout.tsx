@@ -18,7 +18,10 @@ function ScrollToTop() {
 export function RootLayout() {
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#contenido" className="sr-only z-50 rounded bg-white px-3 py-2 text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#contenido"
+        className="sr-only z-50 rounded bg-white px-3 py-2 text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Saltar al contenido
       </a>
       <ScrollToTop />

@@ -5,7 +5,8 @@ import type { CaseBody } from '../lib/case-draft'
 import { caseKeys } from './types'
 
 /** updateCase saves a whole case; retiring and reactivating change only its status. */
-export const updateCase = ({ id, body }: { id: string; body: CaseBody }) => api.put<Case>(`/api/admin/cases/${encodeURIComponent(id)}`, body)
+export const updateCase = ({ id, body }: { id: string; body: CaseBody }) =>
+  api.put<Case>(`/api/admin/cases/${encodeURIComponent(id)}`, body)
 
 export function useUpdateCase() {
   const qc = useQueryClient()

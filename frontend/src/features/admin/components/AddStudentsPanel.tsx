@@ -60,7 +60,8 @@ export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
       setPicked([])
       await showSuccess(`${res.added} Estudiante(s) agregado(s)`, 'Los estudiantes se han agregado correctamente')
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'students_already_in_group') return showError('Error', 'Los estudiantes ya están en el grupo')
+      if (err instanceof ApiError && err.code === 'students_already_in_group')
+        return showError('Error', 'Los estudiantes ya están en el grupo')
       await closeDialog()
       await showApiError(err)
     }

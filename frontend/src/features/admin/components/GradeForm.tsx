@@ -28,7 +28,10 @@ export function GradeForm({ attempt }: { attempt: Attempt }) {
     e.preventDefault()
     const missing = rubric.criteria.filter((c) => !levels[c.id])
     if (missing.length > 0) {
-      return void showError('Faltan criterios', `Califique todos los criterios. Falta: ${missing.map((c) => `${c.id}. ${c.name}`).join('; ')}.`)
+      return void showError(
+        'Faltan criterios',
+        `Califique todos los criterios. Falta: ${missing.map((c) => `${c.id}. ${c.name}`).join('; ')}.`,
+      )
     }
     void showLoading('Guardando calificación')
     try {
@@ -48,8 +51,8 @@ export function GradeForm({ attempt }: { attempt: Attempt }) {
       </h2>
       {prev ? (
         <p className="text-slate-700">
-          Calificado el {formatDateTime(prev.at)} con {formatScore(prev.score)} / 10. Puede cambiar los niveles o los comentarios; el estudiante verá la
-          calificación nueva.
+          Calificado el {formatDateTime(prev.at)} con {formatScore(prev.score)} / 10. Puede cambiar los niveles o los comentarios; el
+          estudiante verá la calificación nueva.
         </p>
       ) : (
         self && (

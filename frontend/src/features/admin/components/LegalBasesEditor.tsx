@@ -79,9 +79,9 @@ export function LegalBasesEditor({
     <fieldset aria-describedby={[errId, hintId].filter(Boolean).join(' ')}>
       <legend className="font-medium text-slate-800">Bases legales esperadas</legend>
       <p id={hintId} className="text-sm text-slate-600">
-        Norma y artículo, por ejemplo Constitución 76.7.l (artículo 76, numeral 7, literal l) o COIP 140; un artículo innumerado se escribe tras
-        el artículo al que sigue: 125+2. La descripción, de una línea y hasta 240 caracteres, dice qué regula el artículo; el estudiante la ve
-        al terminar, junto con el enlace al texto oficial de la norma.
+        Norma y artículo, por ejemplo Constitución 76.7.l (artículo 76, numeral 7, literal l) o COIP 140; un artículo innumerado se escribe
+        tras el artículo al que sigue: 125+2. La descripción, de una línea y hasta 240 caracteres, dice qué regula el artículo; el
+        estudiante la ve al terminar, junto con el enlace al texto oficial de la norma.
       </p>
       <FieldErrors id={errId} errors={errors} />
       <datalist id={`${base}-norms`}>

@@ -78,7 +78,12 @@ export function ListEditor({
               }}
               className={`${inputClass} mt-0 min-w-0 flex-1`}
             />
-            <Button variant="ghost" className="shrink-0 px-3" onClick={() => remove(i)} aria-label={`Quitar ${itemLabel.toLowerCase()} ${i + 1}`}>
+            <Button
+              variant="ghost"
+              className="shrink-0 px-3"
+              onClick={() => remove(i)}
+              aria-label={`Quitar ${itemLabel.toLowerCase()} ${i + 1}`}
+            >
               Quitar
             </Button>
           </li>

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { duplicateIds, move, newCriterion, nextCriterionId, parseWeight, toDraft, toRubricBody, weightStatus, weightSums } from './rubric-draft'
+import {
+  duplicateIds,
+  move,
+  newCriterion,
+  nextCriterionId,
+  parseWeight,
+  toDraft,
+  toRubricBody,
+  weightStatus,
+  weightSums,
+} from './rubric-draft'
 import type { Criterion } from '@/features/attempts/api/types'
 
 const crit = (id: string, group: Criterion['group'], weight: number): Criterion => ({

@@ -59,7 +59,10 @@ function useSaveCase(id: string | undefined) {
       if (id) await update.mutateAsync({ id, body })
       else await create.mutateAsync(body)
       setProblems({})
-      await showSuccess(id ? 'Caso guardado' : 'Caso creado', id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.')
+      await showSuccess(
+        id ? 'Caso guardado' : 'Caso creado',
+        id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.',
+      )
       navigate(listPath)
     } catch (err) {
       const p = problemsOf(err)

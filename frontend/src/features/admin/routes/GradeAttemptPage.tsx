@@ -59,7 +59,11 @@ export function GradeAttemptPage() {
             <div className="space-y-6">
               <Card title="Notas del estudiante">
                 {a.notes.trim() ? (
-                  <p className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800" tabIndex={0} aria-label="Notas del estudiante">
+                  <p
+                    className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800"
+                    tabIndex={0}
+                    aria-label="Notas del estudiante"
+                  >
                     {a.notes}
                   </p>
                 ) : (

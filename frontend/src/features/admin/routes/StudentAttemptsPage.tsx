@@ -34,7 +34,9 @@ export function StudentAttemptsPage() {
       <div className="space-y-6">
         {back}
         <Notice tone="error">
-          {q.error instanceof ApiError && q.error.status === 404 ? 'Ese estudiante no existe.' : 'No se pudieron cargar los intentos del estudiante.'}
+          {q.error instanceof ApiError && q.error.status === 404
+            ? 'Ese estudiante no existe.'
+            : 'No se pudieron cargar los intentos del estudiante.'}
         </Notice>
       </div>
     )

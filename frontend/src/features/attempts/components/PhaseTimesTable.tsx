@@ -14,10 +14,18 @@ export function PhaseTimesTable({ phases }: { phases: Phase[] }) {
         <caption className="sr-only">Tiempo usado por fase</caption>
         <thead className="border-b border-slate-300 text-slate-700">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-semibold">Fase</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Usado</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Límite</th>
-            <th scope="col" className="py-2 font-semibold">Uso</th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Fase
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Usado
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Límite
+            </th>
+            <th scope="col" className="py-2 font-semibold">
+              Uso
+            </th>
           </tr>
         </thead>
         <tbody>

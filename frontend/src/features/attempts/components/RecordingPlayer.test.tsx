@@ -37,9 +37,9 @@ describe('RecordingPlayer', () => {
   afterEach(() => vi.restoreAllMocks())
 
   it('plays the media from an object URL, with the WebM duration patched', async () => {
-    const f = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      new Response('OggS-or-webm-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }),
-    )
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(new Response('OggS-or-webm-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }))
     const { unmount } = render(<RecordingPlayer attemptId="a 1" recording={rec()} label="Exposición, parte 1" />)
     expect(screen.getByRole('status')).toHaveTextContent('Cargando grabación…')
 

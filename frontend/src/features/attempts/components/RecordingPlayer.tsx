@@ -11,11 +11,7 @@ import type { Recording } from '@/features/test/recording/types'
 // it or show its length; the media is fetched whole and the duration the
 // recorder measured is patched in (fix-webm-duration) before playback.
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'ready'; url: string; mimeType: string }
-  | { kind: 'deleted' }
-  | { kind: 'error' }
+type State = { kind: 'loading' } | { kind: 'ready'; url: string; mimeType: string } | { kind: 'deleted' } | { kind: 'error' }
 
 export interface RecordingPlayerProps {
   attemptId: string

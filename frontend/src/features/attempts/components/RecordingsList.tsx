@@ -28,7 +28,15 @@ export const lateNote = 'Registrada después de terminar su fase.'
 // RecordingsList shows every recording of an attempt with its transcript.
 // The student may delete a recording (the attempt keeps its scores); the
 // student and the group's tutor may correct a transcript.
-export function RecordingsList({ attempt: a, canDelete, canEditTranscripts }: { attempt: Attempt; canDelete: boolean; canEditTranscripts: boolean }) {
+export function RecordingsList({
+  attempt: a,
+  canDelete,
+  canEditTranscripts,
+}: {
+  attempt: Attempt
+  canDelete: boolean
+  canEditTranscripts: boolean
+}) {
   const del = useDeleteRecording()
   const recordings = recordingLabels(a, a.recordings)
 
@@ -47,7 +55,13 @@ export function RecordingsList({ attempt: a, canDelete, canEditTranscripts }: { 
     <ul className="space-y-4">
       {recordings.map(({ recording: r, label }) => (
         <li key={r.id} className="space-y-2">
-          <RecordingWithTranscript attemptId={a.id} recording={r} transcript={r.transcript ?? null} label={label} canEdit={canEditTranscripts} />
+          <RecordingWithTranscript
+            attemptId={a.id}
+            recording={r}
+            transcript={r.transcript ?? null}
+            label={label}
+            canEdit={canEditTranscripts}
+          />
           {r.late && (
             <p className="text-sm text-amber-900">
               <span className="sr-only">{label}: </span>

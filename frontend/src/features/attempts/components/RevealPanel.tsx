@@ -51,7 +51,12 @@ export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: st
               {c.legalBases.map((b, i) => (
                 <li key={i}>
                   {b.url ? (
-                    <a href={b.url} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 underline hover:text-brand-800">
+                    <a
+                      href={b.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="font-medium text-brand-700 underline hover:text-brand-800"
+                    >
                       {baseCitation(b)}
                       <span className="sr-only"> (texto oficial de la norma, se abre en una pestaña nueva)</span>
                     </a>

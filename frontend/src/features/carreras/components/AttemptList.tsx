@@ -22,7 +22,9 @@ export function AttemptList({ attempts, passScore = 7 }: { attempts: AttemptSumm
               </p>
             </div>
             <div className="flex flex-wrap items-center gap-2 text-sm">
-              {a.status === 'finished' && <ScoreBadge score={summaryScore(a)} passScore={passScore} label={a.graded ? 'Tutor' : 'Autoevaluación'} />}
+              {a.status === 'finished' && (
+                <ScoreBadge score={summaryScore(a)} passScore={passScore} label={a.graded ? 'Tutor' : 'Autoevaluación'} />
+              )}
               {a.status === 'in_progress' && (
                 <Link to={to} className="font-semibold text-brand-700 underline">
                   Continuar intento

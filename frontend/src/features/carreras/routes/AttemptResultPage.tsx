@@ -34,7 +34,9 @@ export function AttemptResultPage() {
         {q.isPending && <PageSpinner />}
         {q.isError && (
           <Notice tone="error">
-            {q.error instanceof ApiError && q.error.status === 404 ? 'El intento no existe.' : `No se pudo cargar el intento. ${q.error.message}`}
+            {q.error instanceof ApiError && q.error.status === 404
+              ? 'El intento no existe.'
+              : `No se pudo cargar el intento. ${q.error.message}`}
           </Notice>
         )}
         {a?.status === 'in_progress' && own && (

@@ -52,7 +52,9 @@ export function CarrerasPage() {
               <div className="flex flex-wrap items-center justify-between gap-4">
                 <div>
                   <p className="text-2xl font-bold text-brand-800">{mine.nombre}</p>
-                  <p className="text-slate-700">Practique el examen complexivo oral: sorteo, preparación, exposición, preguntas del tribunal y cierre.</p>
+                  <p className="text-slate-700">
+                    Practique el examen complexivo oral: sorteo, preparación, exposición, preguntas del tribunal y cierre.
+                  </p>
                 </div>
                 <div className="flex flex-wrap gap-3">
                   {overview.data?.inProgress && (
@@ -110,25 +112,25 @@ export function CarrerasPage() {
         )}
 
         {!(mine && others.length === 0) && (
-        <section aria-labelledby="disponibles">
-          <h2 id="disponibles" className="text-xl font-bold text-brand-800">
-            {mine ? 'Otras carreras' : 'Carreras disponibles'}
-          </h2>
-          {degrees.isPending && <Spinner />}
-          {degrees.isError && <p role="alert">No se pudieron cargar las carreras. Intente de nuevo más tarde.</p>}
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {(mine ? others : (degrees.data ?? [])).map((d) => (
-              <li key={d.id} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-                <h3 className="text-lg font-semibold text-brand-800">{d.nombre}</h3>
-                {canPractise && !mine && !overview.isPending && (
-                  <Link to={paths.test} className={buttonClass('primary', 'mt-4')}>
-                    Practicar
-                  </Link>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
+          <section aria-labelledby="disponibles">
+            <h2 id="disponibles" className="text-xl font-bold text-brand-800">
+              {mine ? 'Otras carreras' : 'Carreras disponibles'}
+            </h2>
+            {degrees.isPending && <Spinner />}
+            {degrees.isError && <p role="alert">No se pudieron cargar las carreras. Intente de nuevo más tarde.</p>}
+            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {(mine ? others : (degrees.data ?? [])).map((d) => (
+                <li key={d.id} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+                  <h3 className="text-lg font-semibold text-brand-800">{d.nombre}</h3>
+                  {canPractise && !mine && !overview.isPending && (
+                    <Link to={paths.test} className={buttonClass('primary', 'mt-4')}>
+                      Practicar
+                    </Link>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
         )}
       </div>
     </>

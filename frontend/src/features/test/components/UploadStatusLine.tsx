@@ -27,10 +27,14 @@ export function UploadStatusLine({ queue }: { queue: UploadQueue }) {
     const from = lastTone.current
     lastTone.current = s.tone
     if (s.tone === 'offline' || s.tone === 'error') setSaid(s.text)
-    else if (s.tone === 'ok' && (from === 'offline' || from === 'error')) setSaid('Conexión recuperada. Grabaciones guardadas en el servidor.')
+    else if (s.tone === 'ok' && (from === 'offline' || from === 'error'))
+      setSaid('Conexión recuperada. Grabaciones guardadas en el servidor.')
   }, [s.tone, s.text])
   return (
-    <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${tones[s.tone]}`} data-upload={s.tone}>
+    <div
+      className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${tones[s.tone]}`}
+      data-upload={s.tone}
+    >
       <span aria-hidden="true" className="font-bold">
         {icons[s.tone]}
       </span>

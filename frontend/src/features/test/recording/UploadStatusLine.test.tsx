@@ -17,10 +17,14 @@ const s = (over: Partial<UploadStatus> = {}): UploadStatus => ({
 describe('uploadStatusText', () => {
   it('says where the audio is', () => {
     expect(uploadStatusText(s())).toEqual({ tone: 'ok', text: 'Grabaciones guardadas en el servidor.' })
-    expect(uploadStatusText(s({ pendingChunks: 3, pendingBytes: 48_000 })).text).toBe('Subiendo la grabación: 3 fragmentos pendientes (47 kB).')
+    expect(uploadStatusText(s({ pendingChunks: 3, pendingBytes: 48_000 })).text).toBe(
+      'Subiendo la grabación: 3 fragmentos pendientes (47 kB).',
+    )
     expect(uploadStatusText(s({ pendingChunks: 1, pendingBytes: 2048 })).text).toBe('Subiendo la grabación: 1 fragmento pendiente (2 kB).')
     expect(uploadStatusText(s({ pendingRecordings: 1 })).tone).toBe('busy')
-    expect(uploadStatusText(s({ online: false, pendingChunks: 1, pendingBytes: 10 })).text).toBe('Sin conexión. 1 fragmento (1 kB) guardado en este equipo; se subirá al volver la conexión.')
+    expect(uploadStatusText(s({ online: false, pendingChunks: 1, pendingBytes: 10 })).text).toBe(
+      'Sin conexión. 1 fragmento (1 kB) guardado en este equipo; se subirá al volver la conexión.',
+    )
   })
 
   it('shows errors that need attention first', () => {

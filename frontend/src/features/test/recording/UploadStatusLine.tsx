@@ -20,7 +20,11 @@ export function uploadStatusText(s: UploadStatus): { tone: UploadTone; text: str
   if (!s.online) return { tone: 'warn', text: 'Sin conexión. Lo que grabe se guarda en este equipo y se subirá al volver la conexión.' }
   if (s.lastError?.kind === 'busy' && pending) return { tone: 'busy', text: s.lastError.message }
   if (s.lastError && pending) return { tone: 'warn', text: s.lastError.message }
-  if (s.pendingChunks > 0) return { tone: 'busy', text: `Subiendo la grabación: ${parts(s.pendingChunks)} ${agree(s.pendingChunks, 'pendiente')} (${kB(s.pendingBytes)}).` }
+  if (s.pendingChunks > 0)
+    return {
+      tone: 'busy',
+      text: `Subiendo la grabación: ${parts(s.pendingChunks)} ${agree(s.pendingChunks, 'pendiente')} (${kB(s.pendingBytes)}).`,
+    }
   if (s.pendingRecordings > 0) return { tone: 'busy', text: 'Terminando de subir la grabación…' }
   return { tone: 'ok', text: 'Grabaciones guardadas en el servidor.' }
 }

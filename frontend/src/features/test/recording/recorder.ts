@@ -253,9 +253,7 @@ export class PhaseRecorder {
   private persist(blob: Blob) {
     this.writes = this.writes.then(async () => {
       try {
-        await withRetries(() =>
-          store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels }),
-        )
+        await withRetries(() => store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels }))
         this.chunkCount++
         this.queue.kick()
       } catch (e) {

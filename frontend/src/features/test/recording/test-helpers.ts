@@ -70,7 +70,12 @@ export function fakeServer(handler?: Handler) {
       let body: unknown = undefined
       if (raw instanceof Blob) body = await raw.text()
       else if (typeof raw === 'string') body = JSON.parse(raw)
-      const req: SeenRequest = { method: init?.method ?? 'GET', path: url.pathname, headers: { ...(init?.headers as Record<string, string>) }, body }
+      const req: SeenRequest = {
+        method: init?.method ?? 'GET',
+        path: url.pathname,
+        headers: { ...(init?.headers as Record<string, string>) },
+        body,
+      }
       requests.push(req)
       if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError')
       const custom = await handler?.(req, requests.length)

@@ -205,7 +205,13 @@ function Runner({ a }: { a: Attempt }) {
           if (!stream) throw new Error(s.status === 'failed' ? s.message : 'No se pudo usar el micrófono.')
         }
         setRecorderError(null)
-        const take = await PhaseRecorder.start({ attemptId: a.id, phase: phaseIndex, stream, queue, onError: (e) => setRecorderError(e.message) })
+        const take = await PhaseRecorder.start({
+          attemptId: a.id,
+          phase: phaseIndex,
+          stream,
+          queue,
+          onError: (e) => setRecorderError(e.message),
+        })
         return withLiveTranscript(take, a.id)
       }),
     [a.id, queue],
@@ -364,7 +370,8 @@ function Runner({ a }: { a: Attempt }) {
   }
 
   const skip = async () => {
-    if (!(await confirmAction('¿Saltar esta fase?', 'Pasará a la siguiente fase. Lo grabado en esta fase se conserva.', 'Sí, saltar'))) return
+    if (!(await confirmAction('¿Saltar esta fase?', 'Pasará a la siguiente fase. Lo grabado en esta fase se conserva.', 'Sí, saltar')))
+      return
     void move(cur, 'skip')
   }
 
@@ -508,7 +515,9 @@ function Runner({ a }: { a: Attempt }) {
               </Button>
             )}
             {phase.kind === 'think' && (
-              <p className="mt-3 text-slate-700">Luego tendrá {spokenDuration(a.blueprint.answerSec)} para responder; la respuesta se grabará.</p>
+              <p className="mt-3 text-slate-700">
+                Luego tendrá {spokenDuration(a.blueprint.answerSec)} para responder; la respuesta se grabará.
+              </p>
             )}
           </section>
           {phase.kind === 'answer' && recordingPanel}
@@ -522,7 +531,8 @@ function Runner({ a }: { a: Attempt }) {
             Califique su desempeño
           </h3>
           <p className="text-slate-700">
-            Elija, para cada criterio, el nivel que mejor describe lo que hizo. Al enviar verá los puntos clave y las bases legales del caso.
+            Elija, para cada criterio, el nivel que mejor describe lo que hizo. Al enviar verá los puntos clave y las bases legales del
+            caso.
           </p>
           <UploadStatusLine queue={queue} />
           <RubricForm rubric={a.rubric} value={levels} onChange={setLevels} legend="Autoevaluación con la rúbrica" />

@@ -112,7 +112,10 @@ export function StartPage() {
               <ol className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-labelledby={ids.method}>
                 {method.map(([name, text], i) => (
                   <li key={name} className="flex gap-3">
-                    <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+                    <span
+                      aria-hidden="true"
+                      className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
+                    >
                       {i + 1}
                     </span>
                     <span>

@@ -39,9 +39,15 @@ describe('TranscriptView', () => {
   })
 
   it('lets a person correct it; the correction is sent with the transcript language', async () => {
-    const f = vi.spyOn(globalThis, 'fetch').mockImplementation(
-      async () => new Response(JSON.stringify({ ...transcript, source: 'edited' }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
-    )
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () =>
+          new Response(JSON.stringify({ ...transcript, source: 'edited' }), {
+            status: 200,
+            headers: { 'Content-Type': 'application/json' },
+          }),
+      )
     wrap(<TranscriptView attemptId="a 1" recordingId="r-1" transcript={transcript} onSeek={() => {}} canEdit />)
     await userEvent.click(screen.getByRole('button', { name: 'Corregir transcripción' }))
     const first = screen.getByLabelText('Segmento 1 (0:01)')
@@ -71,9 +77,11 @@ describe('TranscriptView', () => {
   })
 
   it('without a transcript, one can be written by hand', async () => {
-    const f = vi.spyOn(globalThis, 'fetch').mockImplementation(
-      async () => new Response(JSON.stringify(transcript), { status: 200, headers: { 'Content-Type': 'application/json' } }),
-    )
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response(JSON.stringify(transcript), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      )
     wrap(<TranscriptView attemptId="a-1" recordingId="r-1" transcript={null} canEdit />)
     expect(screen.getByText('Sin transcripción.')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Escribir transcripción' }))
