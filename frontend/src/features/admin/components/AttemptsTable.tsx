@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom'
-import type { AttemptSummary } from '@/features/attempts/api/types'
-import { modeName, statusName } from '@/features/attempts/api/types'
+import type { AttemptSummary } from '@/types/api'
+import { modeName, statusName } from '@/lib/attempts'
 import { formatDateTime, formatScore } from '@/lib/format'
 
 const score = (s: number | null) => (s === null ? '—' : `${formatScore(s)} / 10`)

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
-import type { Blueprint, Mode } from '@/features/attempts/api/types'
+import type { Blueprint, Mode } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'

@@ -1,4 +1,4 @@
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { baseCitation } from '@/features/attempts/components/RevealPanel'
 
 // CaseDetails shows a case as the tutor reads it while grading: facts,

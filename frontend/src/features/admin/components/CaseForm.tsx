@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import type { Degree } from '@/features/carreras/api/get-degrees'
-import { difficulties } from '@/features/attempts/api/types'
+import { difficulties } from '@/lib/attempts'
 import {
   areaSuggestions,
   caseFieldNames,

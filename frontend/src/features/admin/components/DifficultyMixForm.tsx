@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
-import { difficulties, type Difficulty, type DifficultyMix } from '@/features/attempts/api/types'
+import { difficulties } from '@/lib/attempts'
+import type { Difficulty, DifficultyMix } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'

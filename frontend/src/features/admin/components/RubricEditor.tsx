@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
-import type { Rubric } from '@/features/attempts/api/types'
+import type { Rubric } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateRubric } from '../api/update-rubric'

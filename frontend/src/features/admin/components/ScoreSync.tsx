@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/Button'
-import type { Attempt } from '@/features/attempts/api/types'
+import type { Attempt } from '@/types/api'
 import { showApiError } from '@/lib/errors'
 import type { ScoreStatus } from '../api/lti-types'
 import { useScoreStatus, useSendScore } from '../api/score-status'

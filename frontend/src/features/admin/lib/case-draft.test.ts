@@ -9,7 +9,7 @@ import {
   toCaseBody,
   toCaseDraft,
 } from './case-draft'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 
 describe('case draft', () => {
   it('starts with one blank row per list', () => {

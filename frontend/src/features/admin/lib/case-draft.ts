@@ -1,6 +1,6 @@
 // The case form's state, the body sent to the server, and the server's
 // problems (400 invalid_case: details [{column, message}]) sorted by field.
-import type { Case, Difficulty } from '@/features/attempts/api/types'
+import type { Case, Difficulty } from '@/types/api'
 
 /** A legal base as the form edits it. */
 export type DraftLegalBase = { norm: string; article: string; note: string }

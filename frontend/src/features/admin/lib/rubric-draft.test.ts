@@ -10,7 +10,7 @@ import {
   weightStatus,
   weightSums,
 } from './rubric-draft'
-import type { Criterion } from '@/features/attempts/api/types'
+import type { Criterion } from '@/types/api'
 
 const crit = (id: string, group: Criterion['group'], weight: number): Criterion => ({
   id,

@@ -1,6 +1,6 @@
 // The rubric editor's state and the rules the server applies to it
 // (weights are whole numbers summing to 100; codes are unique).
-import type { Criterion, Rubric } from '@/features/attempts/api/types'
+import type { Criterion, Rubric } from '@/types/api'
 
 export type Group = Criterion['group']
 

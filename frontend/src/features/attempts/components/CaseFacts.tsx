@@ -1,4 +1,4 @@
-import type { Case } from '../api/types'
+import type { Case } from '@/types/api'
 
 // CaseFacts shows the drawn case: its facts and the question(s) to answer.
 export function CaseFacts({ c, headingLevel = 2 }: { c: Case; headingLevel?: 2 | 3 }) {

@@ -1,5 +1,5 @@
-import type { Phase } from '../api/types'
-import { phaseName } from '../api/types'
+import type { Phase } from '@/types/api'
+import { phaseName } from '@/lib/attempts'
 
 export const formatSeconds = (s: number) => `${Math.floor(s / 60)}:${String(Math.max(0, Math.round(s % 60))).padStart(2, '0')}`
 

@@ -3,7 +3,8 @@ import { RecordingWithTranscript } from '@/features/transcripts/components/Recor
 import { confirmAction } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useDeleteRecording } from '../api/delete-recording'
-import { phaseName, type Attempt, type Recording } from '../api/types'
+import { phaseName } from '@/lib/attempts'
+import type { Attempt, Recording } from '@/types/api'
 
 // recordingLabels names each recording by its phase, and by part when a
 // phase has several (a reload in the middle of it).

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Case } from '../api/types'
+import type { Case } from '@/types/api'
 import { RevealPanel } from './RevealPanel'
 
 const c: Case = {

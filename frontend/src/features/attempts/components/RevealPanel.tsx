@@ -1,4 +1,4 @@
-import type { Case, LegalBase } from '../api/types'
+import type { Case, LegalBase } from '@/types/api'
 
 /** The tribunal questions (1-based) a key point answers, by key point index. */
 function answeredBy(c: Case): Map<number, number[]> {

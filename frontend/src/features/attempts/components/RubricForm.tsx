@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import type { Levels, Rubric } from '../api/types'
-import { scoreOf } from '../api/types'
+import type { Levels, Rubric } from '@/types/api'
+import { scoreOf } from '@/lib/attempts'
 import { formatScore } from '@/lib/format'
 
 const groupName = { contenido: 'Contenido', formalidades: 'Formalidades' } as const

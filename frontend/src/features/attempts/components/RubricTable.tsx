@@ -1,4 +1,4 @@
-import type { Levels, Rubric } from '../api/types'
+import type { Levels, Rubric } from '@/types/api'
 import { formatScore } from '@/lib/format'
 
 const points = (weight: number, level: number | undefined) => (level ? (weight * level) / 4 / 10 : null)

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
-import { modeName, statusName, summaryScore, type AttemptSummary } from '@/features/attempts/api/types'
+import { modeName, statusName, summaryScore } from '@/lib/attempts'
+import type { AttemptSummary } from '@/types/api'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { formatDateTime } from '@/lib/format'
 import { testPaths } from '@/features/test/paths'

@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { buttonClass } from '@/components/ui/Button'
 import { useSession } from '@/features/auth/api/get-session'
-import { modeName } from '@/features/attempts/api/types'
+import { modeName } from '@/lib/attempts'
 import { useOverview } from '@/features/test/api/overview'
 import { PendingUploadsNotice } from '@/features/test/components/PendingUploadsNotice'
 import { testPaths } from '@/features/test/paths'
@@ -14,7 +14,7 @@ import { paths } from '@/lib/paths'
 import { useDegrees } from '../api/get-degrees'
 import { trendText, useProgress } from '../api/get-progress'
 import { AttemptList } from '../components/AttemptList'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // CarrerasPage is the student's home: their degree with the way into the
 // simulator, their progress at a glance and their recent attempts.

@@ -7,7 +7,7 @@ import { useSession } from '@/features/auth/api/get-session'
 import { paths } from '@/lib/paths'
 import { useMyAttempts } from '../api/get-my-attempts'
 import { AttemptList } from '../components/AttemptList'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // HistorialPage is /auth/historial: every attempt of the user, newest first.
 export function HistorialPage() {

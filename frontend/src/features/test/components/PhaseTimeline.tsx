@@ -1,4 +1,4 @@
-import type { Phase } from '@/features/attempts/api/types'
+import type { Phase } from '@/types/api'
 import { timelineSteps, type StepState } from '../lib/timeline'
 
 const stateText: Record<StepState, string> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { renderHook } from '@testing-library/react'
-import type { Phase } from '@/features/attempts/api/types'
+import type { Phase } from '@/types/api'
 import { useSecondsLeft } from './use-seconds-left'
 
 const at = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString()

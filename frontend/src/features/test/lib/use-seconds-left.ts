@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import type { Phase } from '@/features/attempts/api/types'
+import type { Phase } from '@/types/api'
 import { serverClock, remainingMs } from './clock'
 
 // phaseRemainingMs is the time left in a timed phase by the server clock:

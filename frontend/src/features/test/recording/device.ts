@@ -1,4 +1,4 @@
-import { pickMimeType } from './mime'
+import { pickMimeType } from '@/lib/mime'
 
 // The microphone check of phase 0: secure context, browser support and
 // permission, with a Spanish explanation of every failure.

@@ -1,5 +1,5 @@
 import { LevelSampler } from './level'
-import { pickMimeType } from './mime'
+import { pickMimeType } from '@/lib/mime'
 import * as store from './store'
 import type { UploadQueue } from './uploader'
 

@@ -1,7 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Phase } from '@/features/attempts/api/types'
-import type { Evidence, PhaseEvidence, Report } from '../api/types'
+import type { Phase, Evidence, PhaseEvidence, Report } from '@/types/api'
 import { EvidencePanel } from './EvidencePanel'
 
 const phase = (kind: Phase['kind'], index = 0): Phase => ({

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
-import type { Phase } from '@/features/attempts/api/types'
-import { phaseName } from '@/features/attempts/api/types'
-import type { Citation, Evidence } from '../api/types'
+import type { Phase, Citation, Evidence } from '@/types/api'
+import { phaseName } from '@/lib/attempts'
 
 const fmt = (n: number, d = 0) => n.toLocaleString('es-EC', { maximumFractionDigits: d, minimumFractionDigits: d })
 const cite = (c: Citation) => `art. ${c.article} ${c.norm === 'Constitución' ? 'de la Constitución' : `del ${c.norm}`}`

@@ -2,7 +2,13 @@ import { useId, useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { showApiError } from '@/lib/errors'
 import { useCorrectTranscript } from '../api/put-transcript'
-import { sourceName, type Segment, type Transcript } from '../api/types'
+import type { Segment, Transcript, TranscriptSource } from '@/types/api'
+
+export const sourceName: Record<TranscriptSource, string> = {
+  browser: 'Reconocimiento de voz del navegador',
+  server: 'Transcripción del servidor',
+  edited: 'Corregida a mano',
+}
 
 const clock = (ms: number) => {
   const s = Math.max(0, Math.round(ms / 1000))

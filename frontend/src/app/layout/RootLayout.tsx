@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router-dom'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ServerBusyNotice } from '@/components/ui/ServerBusyNotice'
 import { Header } from './Header'
-import { Footer } from './Footer'
+import { Footer } from '@/components/layout/Footer'
 
 // ScrollToTop starts each new page at the top, as a full page load would;
 // in-page anchors (#proyecto) keep the browser's own behaviour.

@@ -1,7 +1,7 @@
 import { type Ref, useEffect, useState } from 'react'
 import { Button } from '@/components/ui/Button'
-import { fileExtension, isWebm } from '@/features/test/recording/mime'
-import type { Recording } from '@/features/test/recording/types'
+import { fileExtension, isWebm } from '@/lib/mime'
+import type { Recording } from '@/types/api'
 
 // RecordingPlayer plays one recording of an attempt. It is only used by
 // lazily loaded sections (/auth/historial, /admin grading, /test results):

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Recording } from '@/features/test/recording/types'
+import type { Recording } from '@/types/api'
 import { RecordingPlayer, formatClock } from './RecordingPlayer'
 
 const fixWebmDuration = vi.hoisted(() => vi.fn(async (blob: Blob) => blob))
