@@ -1,6 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { setStaleSessionHandler } from '@/lib/api-client'
 import type { Recording } from '@/types/api'
 import { RecordingPlayer, formatClock } from './RecordingPlayer'
 
@@ -80,6 +81,18 @@ describe('RecordingPlayer', () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}', { status: 404 }))
     render(<RecordingPlayer attemptId="a1" recording={rec()} />)
     expect(await screen.findByText('Esta grabación fue eliminada.')).toBeInTheDocument()
+  })
+
+  it('reports an ended session (401) to the stale-session handler, as every API call does', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Inicie sesión' } }), { status: 401 }),
+    )
+    const stale = vi.fn()
+    const remove = setStaleSessionHandler(stale)
+    render(<RecordingPlayer attemptId="a1" recording={rec()} />)
+    expect(await screen.findByRole('alert')).toHaveTextContent('No se pudo cargar la grabación.')
+    remove()
+    expect(stale).toHaveBeenCalledOnce()
   })
 
   it('shows an error with a retry', async () => {

@@ -6,7 +6,8 @@ import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { Bound, DegreeConfig } from '../api/types'
 import { examLength, formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from '../lib/duration'
-import { FieldErrors, inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 type TimingKey = 'preparationSec' | 'presentationSec' | 'thinkSec' | 'answerSec' | 'closingSec'
 type Parts = { min: string; sec: string }

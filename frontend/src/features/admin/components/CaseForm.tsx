@@ -11,7 +11,8 @@ import {
   type CaseDraft,
   type CaseField,
 } from '../lib/case-draft'
-import { Field, FieldErrors, inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
+import { Field, FieldErrors } from './fields'
 import { LegalBasesEditor } from './LegalBasesEditor'
 import { ListEditor } from './ListEditor'
 

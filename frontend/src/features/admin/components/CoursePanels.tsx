@@ -11,7 +11,7 @@ import { useLinkColumn } from '../api/link-column'
 import { useLoadGroupFromCourse } from '../api/load-group-from-course'
 import { useUpdateGroupFromCourse } from '../api/update-group-from-course'
 import type { LeftStudent, LtiCourse, LtiCourses, Omitted } from '../api/lti-types'
-import { inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
 
 const fold = (s: string) =>
   s

@@ -6,7 +6,8 @@ import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { DegreeConfig } from '../api/types'
-import { FieldErrors, inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 // DifficultyMixForm edits how a Simulacro's draw weighs the difficulties:
 // percentages that sum to 100, saved with the degree's blueprint.

@@ -8,7 +8,7 @@ import { closeDialog, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime, formatScore } from '@/lib/format'
 import { groupKeys } from '../api/types'
-import { inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
 
 const MAX_COMMENTS = 5000
 

@@ -4,6 +4,7 @@ import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
 import { trendText } from '../lib/students'
+import { inputBase } from '@/components/ui/input'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
@@ -74,7 +75,7 @@ export function MembersTable({
         type="search"
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
-        className="mt-1 mb-4 w-full max-w-sm rounded-lg border border-slate-400 px-3 py-2"
+        className={`mt-1 mb-4 w-full max-w-sm ${inputBase} px-3 py-2`}
       />
       <div className="overflow-x-auto">
         <table className="w-full min-w-[960px] text-left text-sm">

@@ -17,7 +17,8 @@ import {
   type Group,
   type RubricDraft,
 } from '../lib/rubric-draft'
-import { FieldErrors, inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 const MAX_CRITERIA = 20
 const levelNames: Record<number, string> = { 4: 'Excelente', 3: 'Satisfactorio', 2: 'En desarrollo', 1: 'Insuficiente' }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useEffectEvent, useId, useState, type FormEvent } from 'react'
 import { Link, useLocation, useSearchParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
@@ -15,7 +15,7 @@ import { useImportCases } from '../api/import-cases'
 import type { CaseFilters } from '../api/types'
 import { useUpdateCase } from '../api/update-case'
 import { DEMO_NOTICE } from '../components/CaseForm'
-import { inputClass } from '../components/fields'
+import { inputClass } from '@/components/ui/input'
 import { FileField } from '../components/FileField'
 import { ReviewNote } from '../components/ReviewNote'
 import { areaSuggestions, toCaseBody, toCaseDraft } from '../lib/case-draft'
@@ -61,9 +61,10 @@ export function CasesPage() {
       { replace: true },
     )
   // The search text reaches the address (and the query) once typing pauses.
-  useEffect(() => {
-    if (q !== (sp.get('q') ?? '')) setFilter('q', q)
-  }, [q])
+  const syncSearch = useEffectEvent((text: string) => {
+    if (text !== (sp.get('q') ?? '')) setFilter('q', text)
+  })
+  useEffect(() => syncSearch(q), [q])
 
   const list = cases.data ?? []
   const areas = [...new Set([...areaSuggestions, ...list.map((c) => c.area), ...(filters.area ? [filters.area] : [])])]

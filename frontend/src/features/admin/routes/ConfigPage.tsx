@@ -8,7 +8,7 @@ import { useDegreeConfig } from '../api/get-degree-config'
 import { BlueprintForm } from '../components/BlueprintForm'
 import { DifficultyMixForm } from '../components/DifficultyMixForm'
 import { RubricEditor } from '../components/RubricEditor'
-import { inputClass } from '../components/fields'
+import { inputClass } from '@/components/ui/input'
 
 // ConfigPage is /admin/configuracion: per degree, the phase timings and
 // default mode (blueprint), the Simulacro's difficulty mix and the rubric.

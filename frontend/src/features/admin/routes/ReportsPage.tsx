@@ -9,6 +9,7 @@ import { ApiError } from '@/lib/api-client'
 import { formatDate, formatScore } from '@/lib/format'
 import { useGroupHistory } from '../api/get-groups'
 import { gradesExportUrl, useReport } from '../api/get-report'
+import { inputBase } from '@/components/ui/input'
 
 const levelName = (l: number) => (l >= 3.5 ? 'Excelente' : l >= 2.5 ? 'Satisfactorio' : l >= 1.5 ? 'En desarrollo' : 'Insuficiente')
 
@@ -46,7 +47,7 @@ export function ReportsPage() {
               id="reporte-grupo"
               value={group.id}
               onChange={(e) => setGroupId(e.target.value)}
-              className="mt-1 rounded-lg border border-slate-400 bg-white px-3 py-2"
+              className={`mt-1 ${inputBase} px-3 py-2`}
             >
               {history.data?.map((g) => (
                 <option key={g.id} value={g.id}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import type { Phase } from '@/types/api'
 import { serverClock, remainingMs } from './clock'
 
@@ -28,11 +28,11 @@ export function useSecondsLeft(
     return ms === null ? null : Math.max(0, Math.ceil(ms / 1000))
   }
   const [reading, setReading] = useState(() => ({ key, sec: compute() }))
-  const latest = useRef(compute)
-  latest.current = compute
+  // The interval reads the phase of the latest render.
+  const latest = useEffectEvent(compute)
   useEffect(() => {
     const tick = () => {
-      const sec = latest.current()
+      const sec = latest()
       setReading((r) => (r.key === key && r.sec === sec ? r : { key, sec }))
     }
     tick()

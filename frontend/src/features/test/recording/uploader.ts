@@ -460,13 +460,12 @@ export class UploadQueue {
   // pause waits ms (or, with null, until woken); 'online', retry() and stop() wake it.
   private pause(ms: number | null): Promise<void> {
     return new Promise((resolve) => {
-      const timer = ms === null ? undefined : setTimeout(done, ms)
-      const self = this
-      function done() {
-        if (timer !== undefined) clearTimeout(timer)
-        if (self.wake === done) self.wake = null
+      const done = () => {
+        clearTimeout(timer)
+        if (this.wake === done) this.wake = null
         resolve()
       }
+      const timer = ms === null ? undefined : setTimeout(done, ms)
       this.wake = done
     })
   }

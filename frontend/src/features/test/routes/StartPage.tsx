@@ -19,6 +19,7 @@ import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
 import { spokenDuration } from '../lib/clock'
 import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
 import { testPaths } from '../paths'
+import { inputBase } from '@/components/ui/input'
 
 const method = [
   ['Sorteo', 'Se sortea un caso de la carrera (en entrenamiento puede elegir el área del derecho y la dificultad).'],
@@ -183,7 +184,7 @@ export function StartPage() {
                           id={ids.area}
                           value={area}
                           onChange={(e) => setArea(e.target.value)}
-                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                          className={`min-h-11 w-full max-w-sm ${inputBase} px-3`}
                         >
                           <option value="">Todas las áreas</option>
                           {o.areas.map((a) => (
@@ -201,7 +202,7 @@ export function StartPage() {
                           id={ids.difficulty}
                           value={difficulty}
                           onChange={(e) => setDifficulty(e.target.value as Difficulty | '')}
-                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                          className={`min-h-11 w-full max-w-sm ${inputBase} px-3`}
                         >
                           <option value="">Todas las dificultades</option>
                           {(o.difficulties ?? []).map((d) => (

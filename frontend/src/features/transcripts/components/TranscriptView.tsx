@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { showApiError } from '@/lib/errors'
 import { useCorrectTranscript } from '../api/put-transcript'
 import type { Segment, Transcript, TranscriptSource } from '@/types/api'
+import { inputBase } from '@/components/ui/input'
 
 export const sourceName: Record<TranscriptSource, string> = {
   browser: 'Reconocimiento de voz del navegador',
@@ -64,7 +65,7 @@ export function TranscriptView({ attemptId, recordingId, transcript, onSeek, can
               rows={2}
               value={s.text}
               onChange={(e) => setDraft((d) => d.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
-              className="block w-full rounded-lg border border-slate-400 px-2 py-1 text-sm"
+              className={`block w-full ${inputBase} px-2 py-1 text-sm`}
             />
           </div>
         ))}
