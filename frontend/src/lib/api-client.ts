@@ -2,6 +2,7 @@
 // session cookie. Errors carry the server's code and Spanish message. A
 // request the server refuses as busy (503, or 429 server_busy) is sent again
 // after its Retry-After, with jitter, while a calm notice says so.
+import { sleep } from './retry'
 import { beginBusyWait } from './server-busy'
 
 export class ApiError extends Error {
@@ -49,20 +50,6 @@ export function busyDelay(retryAfterMs: number | undefined, attempt: number, ran
 // A request refused as busy is sent again for up to this long before its
 // caller sees the error.
 export const busyRetryLimitMs = 120_000
-
-const sleep = (ms: number, signal?: AbortSignal | null) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      reject(signal?.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 
 // isNoActiveGroup: the server refused /test's data because the student is
 // not (or no longer) in an active group.
@@ -125,7 +112,7 @@ async function request<T>(
         const wait = busyDelay(err.retryAfterMs, attempt)
         if (Date.now() - started + wait > busyRetryLimitMs) throw err
         endWait ??= beginBusyWait()
-        await sleep(wait, init?.signal)
+        await sleep(wait, init?.signal ?? undefined)
       }
     }
   } finally {

@@ -39,7 +39,7 @@ export async function until(cond: () => boolean | Promise<boolean>, what = 'cond
 export interface SeenRequest {
   method: string
   path: string
-  headers: Record<string, string>
+  headers: Record<string, string> // lower-case names, as HTTP has them
   body: unknown // parsed JSON, or the Blob's text for chunks
 }
 
@@ -73,7 +73,7 @@ export function fakeServer(handler?: Handler) {
       const req: SeenRequest = {
         method: init?.method ?? 'GET',
         path: url.pathname,
-        headers: { ...(init?.headers as Record<string, string>) },
+        headers: Object.fromEntries(new Headers(init?.headers)),
         body,
       }
       requests.push(req)

@@ -68,8 +68,8 @@ describe('UploadQueue', () => {
     await queue().flush()
     const put = server.requests.find((r) => r.path.endsWith('/chunks/0'))!
     expect(put.body).toBe('hello chunk')
-    expect(put.headers['X-Chunk-SHA256']).toBe(createHash('sha256').update('hello chunk').digest('hex'))
-    expect(put.headers['Content-Type']).toBe('application/octet-stream')
+    expect(put.headers['x-chunk-sha256']).toBe(createHash('sha256').update('hello chunk').digest('hex'))
+    expect(put.headers['content-type']).toBe('application/octet-stream')
   })
 
   it('deletes a chunk only after the server acknowledged it', async () => {
