@@ -21,9 +21,12 @@ export type DifficultyMix = Record<Difficulty, number>
 /** Who marked a case reviewed, and when. */
 export type CaseReview = { by: string; byName: string; at: string }
 
-export type Case = {
-  id?: string
-  degree: string
+/**
+ * The fields of a case a tutor writes, declared once: the case as the
+ * server sends it adds what the server keeps (Case), the body a tutor sends
+ * and the form's draft take these (features/admin/lib/case-draft.ts).
+ */
+export type CaseFields<Base = LegalBase> = {
   degreeId: string
   area: string
   title: string
@@ -34,9 +37,15 @@ export type Case = {
   keyPoints: string[]
   /** followUpKeyPoints[i] is the number (1-based) of the key point answering followUps[i], 0 for none; empty when none is linked. */
   followUpKeyPoints: number[]
-  legalBases: LegalBase[]
+  legalBases: Base[]
   status: 'active' | 'retired'
   demo: boolean
+}
+
+export type Case = CaseFields & {
+  id?: string
+  /** The degree's name. */
+  degree: string
   review?: CaseReview
   updatedAt?: string
 }

@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
+import { ErrorBoundary } from '@/components/ErrorBoundary'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ServerBusyNotice } from '@/components/ui/ServerBusyNotice'
 import { Header } from './Header'
@@ -16,6 +17,7 @@ function ScrollToTop() {
 }
 
 export function RootLayout() {
+  const { pathname } = useLocation()
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -28,9 +30,11 @@ export function RootLayout() {
       <Header />
       <ServerBusyNotice />
       <main id="contenido" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
     </div>
