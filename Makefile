@@ -187,17 +187,18 @@ bench-examday-postgres: examday-tools postgres ## The exam-day storm on a throwa
 bench-examday-cluster: examday-tools postgres ## The exam-day storm on two instances (PostgreSQL, a fake bucket) behind a round-robin proxy
 	scripts/with-postgres.sh $(EXAMDAY_BENCH) -mode storm -target cluster -students $(BENCH_EXAMDAY_STUDENTS)
 
-# The frontend has no formatter yet: when one is added (Prettier), its write
-# command goes in fmt and its check in lint.
 .PHONY: fmt
-fmt: ## Format the code in place: gofmt -w on backend/
+fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on frontend/
 	gofmt -w backend
+	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## gofmt, go vet, TypeScript type check
+lint: deps ## gofmt, go vet, TypeScript type check, ESLint (zero warnings), Prettier check
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
 	go vet ./...
 	npm --workspace frontend run typecheck
+	npm --workspace frontend run lint
+	npm --workspace frontend run format:check
 
 .PHONY: clean
 clean: ## Remove build output (keeps ./data)
