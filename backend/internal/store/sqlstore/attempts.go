@@ -145,50 +145,33 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
 	}
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
+	out, err := queryAll(ctx, s, scanSummary, q, args...)
+	return nonNil(out), err
+}
+
+func scanSummary(r scanner) (domain.AttemptSummary, error) {
+	var a domain.AttemptSummary
+	var mode, status string
+	var self, tutor sql.NullFloat64
+	var created int64
+	var finished sql.NullInt64
+	if err := r.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
+		&self, &tutor, &created, &finished, &a.Version); err != nil {
+		return a, err
 	}
-	defer rows.Close()
-	out := []domain.AttemptSummary{}
-	for rows.Next() {
-		var a domain.AttemptSummary
-		var mode, status string
-		var self, tutor sql.NullFloat64
-		var created int64
-		var finished sql.NullInt64
-		if err := rows.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
-			&self, &tutor, &created, &finished, &a.Version); err != nil {
-			return nil, err
-		}
-		a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
-		if self.Valid {
-			a.SelfScore = &self.Float64
-		}
-		if tutor.Valid {
-			a.TutorScore = &tutor.Float64
-		}
-		a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
-		out = append(out, a)
+	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
+	if self.Valid {
+		a.SelfScore = &self.Float64
 	}
-	return out, rows.Err()
+	if tutor.Valid {
+		a.TutorScore = &tutor.Float64
+	}
+	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+	return a, nil
 }
 
 func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error) {
-	rows, err := s.query(ctx, fmt.Sprintf(`SELECT case_id FROM attempts WHERE student_id = ? ORDER BY created_at DESC LIMIT %d`, n), studentID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanString, fmt.Sprintf(`SELECT case_id FROM attempts WHERE student_id = ? ORDER BY created_at DESC LIMIT %d`, n), studentID)
 }
 
 // recordingColumns read a recording with its chunks' count and bytes,
@@ -256,20 +239,8 @@ func (s *DB) MarkRecordingComposed(ctx context.Context, attemptID, id string) er
 }
 
 func (s *DB) listRecordings(ctx context.Context, q string, args ...any) ([]domain.Recording, error) {
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Recording{}
-	for rows.Next() {
-		r, err := scanRecording(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanRecording, q, args...)
+	return nonNil(out), err
 }
 
 func (s *DB) UpdateRecording(ctx context.Context, r domain.Recording) error {
@@ -436,20 +407,12 @@ func (s *DB) GetChunk(ctx context.Context, attemptID, recordingID string, seq in
 }
 
 func (s *DB) ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error) {
-	rows, err := s.query(ctx, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.ChunkInfo{}
-	for rows.Next() {
+	out, err := queryAll(ctx, s, func(r scanner) (domain.ChunkInfo, error) {
 		var c domain.ChunkInfo
-		if err := rows.Scan(&c.Seq, &c.Bytes, &c.SHA256); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		err := r.Scan(&c.Seq, &c.Bytes, &c.SHA256)
+		return c, err
+	}, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
+	return nonNil(out), err
 }
 
 func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {

@@ -92,20 +92,8 @@ func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, 
 		q += ` AND difficulty = ?`
 		args = append(args, string(f.Difficulty))
 	}
-	rows, err := s.query(ctx, q+` ORDER BY area, title`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Case{}
-	for rows.Next() {
-		c, err := scanCase(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanCase, q+` ORDER BY area, title`, args...)
+	return nonNil(out), err
 }
 
 func (s *DB) GetCase(ctx context.Context, id string) (domain.Case, error) {

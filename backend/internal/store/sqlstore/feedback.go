@@ -66,20 +66,8 @@ func (s *DB) GetTranscript(ctx context.Context, attemptID, recordingID string) (
 }
 
 func (s *DB) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
-	rows, err := s.query(ctx, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Transcript{}
-	for rows.Next() {
-		t, err := scanTranscript(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanTranscript, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
+	return nonNil(out), err
 }
 
 const jobColumns = `id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at`

@@ -391,21 +391,8 @@ func (s *DB) ExportKeys(ctx context.Context, kind store.Kind, keys []string) ([]
 }
 
 func (s *DB) exportWhere(ctx context.Context, k transferKind, where string, args ...any) ([]store.Record, error) {
-	rows, err := s.query(ctx, `SELECT `+k.columns+` FROM `+k.from+` WHERE `+where, args...)
+	recs, err := queryAll(ctx, s, k.scan, `SELECT `+k.columns+` FROM `+k.from+` WHERE `+where, args...)
 	if err != nil {
-		return nil, err
-	}
-	var recs []store.Record
-	for rows.Next() {
-		rec, err := k.scan(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		recs = append(recs, rec)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if k.fill != nil {
