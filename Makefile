@@ -189,9 +189,9 @@ fmt: ## Format the code in place: gofmt -w on backend/
 	gofmt -w backend
 
 .PHONY: lint
-lint: deps ## gofmt, go vet, TypeScript type check
+lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
-	go vet ./...
+	scripts/golangci-lint.sh run ./...
 	npm --workspace frontend run typecheck
 
 .PHONY: clean

@@ -223,7 +223,7 @@ type finalizedMeanwhile struct{ store.Store }
 func (f finalizedMeanwhile) ActiveGroupByTutor(ctx context.Context, tutorEmail string) (domain.Group, error) {
 	g, err := f.Store.ActiveGroupByTutor(ctx, tutorEmail)
 	if err == nil {
-		err = f.Store.FinalizeGroup(ctx, g.ID, time.Now())
+		err = f.FinalizeGroup(ctx, g.ID, time.Now())
 	}
 	return g, err
 }

@@ -125,10 +125,7 @@ func TestRevealLinksEachLegalBaseToItsNorm(t *testing.T) {
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	res := e.do(studentInGrp, "GET", "/api/attempts/"+a.ID, nil)
-	var before struct {
-		Case bankCase `json:"case"`
-	}
-	before = decode[struct {
+	before := decode[struct {
 		Case bankCase `json:"case"`
 	}](t, res)
 	if len(before.Case.FollowUpKeyPoints) != 0 || len(before.Case.LegalBases) != 0 || before.Case.Review != nil {

@@ -118,10 +118,7 @@ func attemptFixture(e *env) map[string]string {
 }
 
 func caseFixture(e *env) map[string]string {
-	var list []struct {
-		ID string `json:"id"`
-	}
-	list = decode[[]struct {
+	list := decode[[]struct {
 		ID string `json:"id"`
 	}](e.t, e.do(tutor, http.MethodGet, "/api/admin/cases", nil))
 	return map[string]string{"case": list[0].ID}

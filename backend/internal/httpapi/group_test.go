@@ -209,8 +209,7 @@ func TestConcurrentLoadsLeaveOneActiveGroup(t *testing.T) {
 	if created != 1 {
 		t.Fatalf("%d loads created a group (codes %v), want exactly 1", created, codes)
 	}
-	var history []json.RawMessage
-	history = decode[[]json.RawMessage](t, e.do(otherTutor, http.MethodGet, "/api/admin/groups", nil))
+	history := decode[[]json.RawMessage](t, e.do(otherTutor, http.MethodGet, "/api/admin/groups", nil))
 	if len(history) != 1 {
 		t.Fatalf("tutor has %d groups", len(history))
 	}

@@ -319,10 +319,10 @@ func TestLTINeverGrantsARoleTheRegistrationDoesNotAllow(t *testing.T) {
 
 func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 	le := newLTIEnv(t, true)
-	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false)
+	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false) //nolint:bodyclose // readAll closes it
 	readAll(t, res)
 	student := sessionOf(res)
-	call := func(c *http.Cookie, method, path, body string) *http.Response {
+	call := func(c *http.Cookie, method, path, body string) int {
 		req, _ := http.NewRequest(method, le.server.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.AddCookie(c)
@@ -331,15 +331,15 @@ func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 			t.Fatal(err)
 		}
 		readAll(t, r)
-		return r
+		return r.StatusCode
 	}
 	for _, path := range []string{"/api/admin/lti/courses", "/api/admin/group", "/api/admin/lti/line-items"} {
-		if r := call(student, http.MethodGet, path, ""); r.StatusCode != http.StatusForbidden {
-			t.Fatalf("student launched from a course: GET %s = %d", path, r.StatusCode)
+		if r := call(student, http.MethodGet, path, ""); r != http.StatusForbidden {
+			t.Fatalf("student launched from a course: GET %s = %d", path, r)
 		}
 	}
-	if r := call(student, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID), "c1")+`"}`); r.StatusCode != http.StatusForbidden {
-		t.Fatalf("student loading the course's group = %d", r.StatusCode)
+	if r := call(student, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID), "c1")+`"}`); r != http.StatusForbidden {
+		t.Fatalf("student loading the course's group = %d", r)
 	}
 
 	// The instructor launched from c1 only: c2's roster is out of reach.
@@ -350,11 +350,11 @@ func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 	}
 	docente := sessionOf(res)
 	pid := domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID)
-	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c2")+`","degree":"Derecho"}`); r.StatusCode != http.StatusNotFound {
-		t.Fatalf("loading another course = %d", r.StatusCode)
+	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c2")+`","degree":"Derecho"}`); r != http.StatusNotFound {
+		t.Fatalf("loading another course = %d", r)
 	}
-	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c1")+`","degree":"Derecho"}`); r.StatusCode != http.StatusCreated {
-		t.Fatalf("loading the tutor's course = %d", r.StatusCode)
+	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c1")+`","degree":"Derecho"}`); r != http.StatusCreated {
+		t.Fatalf("loading the tutor's course = %d", r)
 	}
 }
 

@@ -93,7 +93,8 @@ func TestClientHangUpIsNotAnError(t *testing.T) {
 		<-started
 		cancel()
 	}()
-	if _, err := http.DefaultClient.Do(req); err == nil {
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
 		t.Fatal("the request should have been cancelled")
 	}
 	select {

@@ -123,8 +123,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	// token instead (docs/lti.md).
 	csrf.AddInsecureBypassPattern("POST " + lti.LoginPath)
 	csrf.AddInsecureBypassPattern("POST " + lti.LaunchPath)
-	var h http.Handler = csrf.Handler(e)
-	h, err = compress(h)
+	h, err := compress(csrf.Handler(e))
 	if err != nil {
 		return nil, err
 	}

@@ -283,7 +283,10 @@ func TestPermanentFailureKeepsTheAudio(t *testing.T) {
 	}
 
 	// Server errors are retried until the attempts run out, then fail for good.
-	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool { http.Error(w, "busy", 503); return false })
+	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+		return false
+	})
 	f2 := newFixture(t, nil)
 	w2 := f2.worker(t, srv5.URL, 5*time.Second)
 	w2.MaxAttempts = 3

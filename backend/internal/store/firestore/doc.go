@@ -122,11 +122,6 @@ func (f fields) int(k string) int64 {
 	return 0
 }
 
-func (f fields) float(k string) float64 {
-	n, _ := number(f[k])
-	return n
-}
-
 func (f fields) floatPtr(k string) *float64 {
 	n, ok := number(f[k])
 	if !ok {
