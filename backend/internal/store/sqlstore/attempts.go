@@ -11,20 +11,13 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
-// attemptData is the JSON part of an attempt row: the snapshots and the
-// phase clock, which are read and written as a whole.
-type attemptData struct {
-	Case      domain.Case            `json:"case"`
-	Blueprint domain.Blueprint       `json:"blueprint"`
-	Rubric    domain.Rubric          `json:"rubric"`
-	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00015)
-	Self      *domain.SelfAssessment `json:"self"`
-	Grade     *domain.TutorGrade     `json:"grade"`
-}
-
+// The data column is the JSON part of an attempt row: the snapshots and
+// the phase clock, read and written as a whole in package storedjson's
+// format (rows saved before the notes column, 00015, keep their notes
+// there).
 // The notes have their own column (notes), so that saving them, which a
 // student's browser does every few seconds while preparing, neither reads
 // nor writes the snapshots in data; NULL in a row saved before it existed,
@@ -41,12 +34,10 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 		&mode, &status, &data, &created, &finished, &a.Version, &notes); err != nil {
 		return a, err
 	}
-	var d attemptData
-	if err := json.Unmarshal([]byte(data), &d); err != nil {
+	if err := storedjson.DecodeAttempt([]byte(data), &a); err != nil {
 		return a, fmt.Errorf("attempt %s: %w", a.ID, err)
 	}
 	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
-	a.Case, a.Blueprint, a.Rubric, a.Phases, a.Notes, a.Self, a.Grade = d.Case, d.Blueprint, d.Rubric, d.Phases, d.Notes, d.Self, d.Grade
 	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
 	if notes.Valid {
 		a.Notes = notes.String
@@ -55,9 +46,7 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 }
 
 // attemptJSON is the data column: the snapshots, without the notes.
-func attemptJSON(a domain.Attempt) string {
-	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Self: a.Self, Grade: a.Grade})
-}
+func attemptJSON(a domain.Attempt) string { return storedjson.EncodeAttempt(a) }
 
 func scores(a domain.Attempt) (self, tutor any) {
 	if a.Self != nil {
