@@ -244,11 +244,3 @@ func TestAddToAGroupFinalizedMeanwhile(t *testing.T) {
 		t.Fatalf("group = %+v", g)
 	}
 }
-
-func TestFoldName(t *testing.T) {
-	for in, want := range map[string]string{"Derecho": "derecho", "  DERECHO ": "derecho", "Psicología  Clínica": "psicologia clinica"} {
-		if got := foldName(in); got != want {
-			t.Errorf("foldName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -31,6 +31,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
+	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
 // The five roles every endpoint is tested against: a guest, a student in no
@@ -63,27 +65,9 @@ type env struct {
 	group   domain.Group // the tutor's active group, with the member student
 	exams   *exams.Service
 	lti     *lti.Service
-	clock   *fakeClock
-	logs    *syncBuffer // the server's log
-	mailer  mail.Sender // nil unless a test sets one before wire
-}
-
-// fakeClock is the test's "server time"; it only moves when told to.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+	clock   *testclock.Clock
+	logs    *safebuf.Buffer // the server's log
+	mailer  mail.Sender     // nil unless a test sets one before wire
 }
 
 // template is a database with the role users, the group and one session
@@ -217,7 +201,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
-		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}, logs: &syncBuffer{}}
+		clock: testclock.New(time.Now().UTC().Truncate(time.Second)), logs: &safebuf.Buffer{}}
 	e.wire(t, st, filepath.Join(dataDir, "media"))
 	return e
 }
@@ -437,7 +421,7 @@ func newEnvOn(t *testing.T, e *env) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	o := &env{t: t, cfg: e.cfg, store: st, users: e.users, cookies: e.cookies, group: e.group, clock: e.clock, logs: &syncBuffer{}}
+	o := &env{t: t, cfg: e.cfg, store: st, users: e.users, cookies: e.cookies, group: e.group, clock: e.clock, logs: &safebuf.Buffer{}}
 	o.wire(t, st, t.TempDir())
 	return o
 }

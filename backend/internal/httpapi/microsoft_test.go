@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/auth"
@@ -23,6 +22,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/httpapi"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/oidctest"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
 )
 
 // testServer is the API wired as cmd/simulador wires it, on a SQLite store
@@ -30,25 +30,7 @@ import (
 type testServer struct {
 	*httptest.Server
 	auth *auth.Service
-	logs *syncBuffer
-}
-
-// syncBuffer collects the server's log while its goroutines write to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs *safebuf.Buffer
 }
 
 func newTestServer(t *testing.T, env map[string]string) *testServer {
@@ -69,7 +51,7 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 		t.Fatal(err)
 	}
 	authSvc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
-	logs := &syncBuffer{}
+	logs := &safebuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))
 	ms.SetLogger(log) // as cmd/simulador does: one log for the server, the verifier and the events
 	authSvc.Configure(auth.Options{Log: log, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})

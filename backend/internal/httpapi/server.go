@@ -62,9 +62,6 @@ type api struct {
 	now      func() time.Time
 }
 
-// zeroTime disables Last-Modified on served media.
-var zeroTime time.Time
-
 // New returns the server's root handler. It panics when the route table is
 // inconsistent (a route without an access level, say): that is a
 // programming error, caught by any test that builds the server.

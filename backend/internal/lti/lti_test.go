@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,27 +17,10 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/ltitest"
+	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
 var ctx = context.Background()
-
-// clock is the tests' time; it moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // fixture is a tool (the lti service on SQLite, its key set served over
 // HTTP) and a fake platform registered with it, with a course of two
@@ -50,7 +32,7 @@ type fixture struct {
 	groups   *groups.Service
 	platform *ltitest.Platform
 	toolURL  string
-	clock    *clock
+	clock    *testclock.Clock
 }
 
 const course = "curso-penal"
@@ -62,7 +44,7 @@ func newFixture(t *testing.T, allowTutors bool) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	clk := testclock.New(time.Now().UTC().Truncate(time.Second))
 	g := groups.NewService(st)
 	svc := lti.NewService(st, g, lti.Options{Now: clk.Now})
 	if err := svc.Keys().Ensure(ctx); err != nil {

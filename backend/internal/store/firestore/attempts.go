@@ -258,7 +258,7 @@ func recordingFrom(d doc) (domain.Recording, error) {
 	if err := f.json("levels", &r.Levels); err != nil {
 		return r, fmt.Errorf("recording %s: %w", d.ref.Path, err)
 	}
-	r.Levels = nonNil(r.Levels)
+	r.Levels = domain.NonNil(r.Levels)
 	return r, nil
 }
 
@@ -266,7 +266,7 @@ func recordingFrom(d doc) (domain.Recording, error) {
 // documents of its chunks subcollection.
 func recordingFields(r domain.Recording) map[string]any {
 	return map[string]any{
-		"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
+		"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(domain.NonNil(r.Levels)),
 		"complete": r.Complete, "deleted": r.Deleted, "composed": r.Composed, "createdAt": ts(r.CreatedAt),
 		"chunks": int64(r.Chunks), "bytes": r.Bytes,
 	}
@@ -372,7 +372,7 @@ func (s *Store) UpdateRecording(ctx context.Context, r domain.Recording) error {
 		if !d.exists {
 			return fmt.Errorf("recording %s/%s: %w", r.AttemptID, r.ID, domain.ErrNotFound)
 		}
-		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
+		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(domain.NonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
 		return nil
 	})
 }

@@ -219,13 +219,6 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 // normalize converts a document's Go values into the types Firestore
 // returns on read, so a buffered write reads back exactly like a committed
 // one.

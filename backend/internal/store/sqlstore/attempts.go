@@ -135,7 +135,7 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
 	}
 	out, err := queryAll(ctx, s, scanSummary, q, args...)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 func scanSummary(r scanner) (domain.AttemptSummary, error) {
@@ -189,7 +189,7 @@ func scanRecording(sc scanner) (domain.Recording, error) {
 const recordingRowColumns = `attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, composed, created_at`
 
 func recordingRow(r domain.Recording) []any {
-	return []any{r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt)}
+	return []any{r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(domain.NonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt)}
 }
 
 func (s *DB) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
@@ -229,12 +229,12 @@ func (s *DB) MarkRecordingComposed(ctx context.Context, attemptID, id string) er
 
 func (s *DB) listRecordings(ctx context.Context, q string, args ...any) ([]domain.Recording, error) {
 	out, err := queryAll(ctx, s, scanRecording, q, args...)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 func (s *DB) UpdateRecording(ctx context.Context, r domain.Recording) error {
 	res, err := s.exec(ctx, `UPDATE recordings SET duration_ms = ?, levels = ?, complete = ?, deleted = ? WHERE attempt_id = ? AND id = ?`,
-		r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.AttemptID, r.ID)
+		r.DurationMs, mustJSON(domain.NonNil(r.Levels)), r.Complete, r.Deleted, r.AttemptID, r.ID)
 	return s.expectOne(res, err)
 }
 
@@ -401,7 +401,7 @@ func (s *DB) ListChunks(ctx context.Context, attemptID, recordingID string) ([]d
 		err := r.Scan(&c.Seq, &c.Bytes, &c.SHA256)
 		return c, err
 	}, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {

@@ -56,13 +56,6 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 func caseArgs(c domain.Case) []any {
 	difficulty := c.Difficulty
 	if difficulty == "" {
@@ -73,8 +66,8 @@ func caseArgs(c domain.Case) []any {
 	if c.Review != nil {
 		reviewedBy, reviewedByName, reviewedAt = c.Review.By, c.Review.ByName, &c.Review.At
 	}
-	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(nonNil(c.Questions)), mustJSON(nonNil(c.FollowUps)),
-		mustJSON(nonNil(c.KeyPoints)), storedjson.EncodeLegalBases(c.LegalBases), mustJSON(nonNil(c.FollowUpKeyPoints)), string(difficulty),
+	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(domain.NonNil(c.Questions)), mustJSON(domain.NonNil(c.FollowUps)),
+		mustJSON(domain.NonNil(c.KeyPoints)), storedjson.EncodeLegalBases(c.LegalBases), mustJSON(domain.NonNil(c.FollowUpKeyPoints)), string(difficulty),
 		string(c.Status), c.Demo, reviewedBy, reviewedByName, nullMS(reviewedAt)}
 }
 
@@ -98,7 +91,7 @@ func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, 
 		args = append(args, string(f.Difficulty))
 	}
 	out, err := queryAll(ctx, s, scanCase, q+` ORDER BY area, title`, args...)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 func (s *DB) GetCase(ctx context.Context, id string) (domain.Case, error) {

@@ -69,7 +69,7 @@ func (s *DB) GetTranscript(ctx context.Context, attemptID, recordingID string) (
 
 func (s *DB) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
 	out, err := queryAll(ctx, s, scanTranscript, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 const jobColumns = `id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at`

@@ -197,7 +197,7 @@ func (s *DB) groupStudents(ctx context.Context, groupID string) ([]domain.GroupS
 		st.AddedAt = fromMS(added)
 		return st, err
 	}, `SELECT email, name, added_at FROM group_students WHERE group_id = ? ORDER BY added_at, email`, groupID)
-	return nonNil(out), err
+	return domain.NonNil(out), err
 }
 
 func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error) {

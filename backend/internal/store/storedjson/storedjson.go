@@ -182,7 +182,7 @@ func DecodeRubric(data []byte) (domain.Rubric, error) {
 
 // EncodeLegalBases stores a case's legal bases; none is [].
 func EncodeLegalBases(bs []domain.LegalBase) string {
-	return encode(nonNil(mapSlice(bs, legalBaseOf)))
+	return encode(domain.NonNil(mapSlice(bs, legalBaseOf)))
 }
 
 func DecodeLegalBases(data []byte) ([]domain.LegalBase, error) {
@@ -193,7 +193,7 @@ func DecodeLegalBases(data []byte) ([]domain.LegalBase, error) {
 
 // EncodeSegments stores a transcript's segments; none is [].
 func EncodeSegments(ss []domain.Segment) string {
-	return encode(nonNil(mapSlice(ss, segmentOf)))
+	return encode(domain.NonNil(mapSlice(ss, segmentOf)))
 }
 
 func DecodeSegments(data []byte) ([]domain.Segment, error) {
@@ -221,13 +221,6 @@ func mapSlice[S, T any](in []S, f func(S) T) []T {
 		out[i] = f(v)
 	}
 	return out
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 func caseOf(c domain.Case) Case {
