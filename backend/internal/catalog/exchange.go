@@ -45,6 +45,22 @@ type ExchangeCase struct {
 	Demo              bool               `json:"demo"`
 }
 
+// Case is the row as a case of the bank, before normalization and
+// without its degree (the row names it; the importer resolves the name).
+func (r ExchangeCase) Case() domain.Case {
+	return domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
+		KeyPoints: r.KeyPoints, FollowUpKeyPoints: r.FollowUpKeyPoints, LegalBases: r.LegalBases,
+		Difficulty: domain.Difficulty(r.Difficulty), Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+}
+
+// exchangeCaseOf is c as a row of the exchange format, with its degree's
+// name; empty lists are written [].
+func exchangeCaseOf(c domain.Case, degree string) ExchangeCase {
+	return ExchangeCase{Degree: degree, Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty), Facts: c.Facts,
+		Questions: domain.NonNil(c.Questions), FollowUps: domain.NonNil(c.FollowUps), KeyPoints: domain.NonNil(c.KeyPoints),
+		FollowUpKeyPoints: c.FollowUpKeyPoints, LegalBases: domain.NonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+}
+
 // ImportProblem is one thing wrong in an import file: the row (the JSON
 // list position, or the CSV row as a spreadsheet numbers it) and column.
 type ImportProblem struct {
@@ -265,9 +281,7 @@ func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, 
 rows:
 	for i, r := range rows {
 		row := lines[i]
-		c := domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
-			KeyPoints: r.KeyPoints, FollowUpKeyPoints: r.FollowUpKeyPoints, LegalBases: r.LegalBases,
-			Difficulty: domain.Difficulty(r.Difficulty), Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+		c := r.Case()
 		c.Normalize()
 		if c.Difficulty == "" {
 			c.Difficulty = domain.DefaultDifficulty // an existing case keeps its own (below)
@@ -597,9 +611,7 @@ func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, 
 	}
 	out := make([]ExchangeCase, len(cases))
 	for i, c := range cases {
-		out[i] = ExchangeCase{Degree: names[c.DegreeID], Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty), Facts: c.Facts,
-			Questions: domain.NonNil(c.Questions), FollowUps: domain.NonNil(c.FollowUps), KeyPoints: domain.NonNil(c.KeyPoints),
-			FollowUpKeyPoints: c.FollowUpKeyPoints, LegalBases: domain.NonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+		out[i] = exchangeCaseOf(c, names[c.DegreeID])
 	}
 	return out, nil
 }
