@@ -87,6 +87,18 @@ var covered sync.Map
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Each test has its own database copy, server and clock, and they
+	// mostly wait (timeouts, throttles, sleeps of the code under test),
+	// not for a core: run more of them at once than -parallel's default,
+	// the number of cores, unless it was given. Tests that point
+	// STORAGE_EMULATOR_HOST at a fake bucket (t.Setenv) stay serial.
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", "8"); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	// Every endpoint must appear in an authorization table (checked when the
 	// whole package runs).

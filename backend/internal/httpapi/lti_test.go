@@ -17,6 +17,7 @@ import (
 )
 
 func TestAuthorizationLTI(t *testing.T) {
+	t.Parallel()
 	adminOnly := func(tutorStatus, otherStatus int) map[string]int {
 		return map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: tutorStatus, otherTutor: otherStatus}
 	}
@@ -187,6 +188,7 @@ func (le *ltiEnv) sessionUser(t *testing.T, c *http.Cookie) map[string]any {
 }
 
 func TestLTILaunchInANewTabSignsInAtOnce(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false)
 	body := readAll(t, res)
@@ -206,6 +208,7 @@ func TestLTILaunchInANewTabSignsInAtOnce(t *testing.T) {
 }
 
 func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	for _, tc := range []struct {
 		name       string
@@ -267,6 +270,7 @@ func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
 // launch names (launch_presentation.return_url): a valid launch's page may
 // be framed there too, even when the registration does not list it.
 func TestLTILaunchPageIsFramableWhereTheSignedLaunchSaysItIsShown(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": map[string]any{
 		"document_target": "iframe", "return_url": "https://utpl.instructure.com/courses/7/external_content/success/external_tool_redirect"}}})
@@ -287,6 +291,7 @@ func TestLTILaunchPageIsFramableWhereTheSignedLaunchSaysItIsShown(t *testing.T) 
 }
 
 func TestLTIRefusalsShowASpanishPageAndLogTheClaim(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "9:otra"}})
 	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1"}, "iframe", false)
@@ -306,6 +311,7 @@ func TestLTIRefusalsShowASpanishPageAndLogTheClaim(t *testing.T) {
 }
 
 func TestLTINeverGrantsARoleTheRegistrationDoesNotAllow(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, false)
 	res := le.launch(t, ltitest.Message{Sub: "s-docente", Context: "c1", Target: "window"}, "document", false)
 	page := readAll(t, res)
@@ -318,6 +324,7 @@ func TestLTINeverGrantsARoleTheRegistrationDoesNotAllow(t *testing.T) {
 }
 
 func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false) //nolint:bodyclose // readAll closes it
 	readAll(t, res)
@@ -359,6 +366,7 @@ func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 }
 
 func TestLTIEndpointsAreNotTheSinglePageApp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/lti/unknown", "/lti/", "/lti/launch/x"} {
 		res := e.do(guest, http.MethodGet, path, nil)

@@ -186,6 +186,7 @@ func hasSessionCookie(h http.Header) bool {
 }
 
 func TestMicrosoftSignInCreatesAStudentThenRecognisesThem(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	user := oidctest.User{Email: "nueva.estudiante@utpl.edu.ec", Name: "Nueva Estudiante Ríos"}
 
@@ -217,6 +218,7 @@ func TestMicrosoftSignInCreatesAStudentThenRecognisesThem(t *testing.T) {
 }
 
 func TestMicrosoftSignInLinksATutorCreatedByEmail(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	tutor, err := srv.auth.CreateUser(context.Background(), "tania.tutora@utpl.edu.ec", "clave-segura-123", domain.RoleTutor, "Tania Tutora Ruiz")
 	if err != nil {
@@ -244,6 +246,7 @@ func TestMicrosoftSignInLinksATutorCreatedByEmail(t *testing.T) {
 // (or names a new one). The email claim alone, which a directory
 // administrator can set to anyone's address, does not.
 func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	ctx := context.Background()
 	tutor, err := srv.auth.CreateUser(ctx, "tania.tutora@utpl.edu.ec", "clave-segura-123", domain.RoleTutor, "Tania Tutora Ruiz")
@@ -304,6 +307,7 @@ func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
 }
 
 func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	user := oidctest.User{Email: "alguien@utpl.edu.ec", Name: "Alguien"}
 	refused := func(t *testing.T, b *browser, res apiResponse) {
@@ -381,6 +385,7 @@ func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
 }
 
 func TestMicrosoftPublicConfig(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	res := newBrowser(t, srv).do(http.MethodGet, "/api/config", nil)
 	host := strings.TrimPrefix(iss.URL(), "https://")
@@ -397,6 +402,7 @@ func TestMicrosoftPublicConfig(t *testing.T) {
 }
 
 func TestMicrosoftNotConfigured(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, map[string]string{})
 	b := newBrowser(t, srv)
 	for _, path := range []string{"/api/auth/microsoft/start", "/api/auth/microsoft"} {
@@ -417,6 +423,7 @@ func TestMicrosoftNotConfigured(t *testing.T) {
 // network problem: the sign-in is refused as usual, and the log says why
 // with a warning (refused tokens only make info lines).
 func TestMicrosoftUnreachableIssuerIsAWarning(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // Overload is answered 503 server_busy with Retry-After, and every 429 says
 // when to come back; neither is a server error in the log.
 func TestOverloadIsShedWithRetryAfter(t *testing.T) {
+	t.Parallel()
 	var logs safebuf.Buffer
 	busy := func(c echo.Context) error {
 		return &domain.BusyError{RetryAfter: 1500 * time.Millisecond, Cause: context.DeadlineExceeded}
@@ -53,6 +54,7 @@ func TestOverloadIsShedWithRetryAfter(t *testing.T) {
 // A client that hangs up while its request is served is not a server
 // error: DEBUG, and 499 in the access log.
 func TestClientHangUpIsNotAnError(t *testing.T) {
+	t.Parallel()
 	var logs safebuf.Buffer
 	started, finished := make(chan struct{}), make(chan struct{})
 	slow := func(c echo.Context) error {
