@@ -3,7 +3,6 @@ package exams_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +14,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
@@ -37,13 +36,8 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ms, err := media.NewDir(filepath.Join(dir, "media"))
+	st := sqlitetest.Open(t)
+	ms, err := media.NewDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

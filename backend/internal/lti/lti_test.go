@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/ltitest"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
@@ -39,11 +38,7 @@ const course = "curso-penal"
 
 func newFixture(t *testing.T, allowTutors bool) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lti.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	clk := testclock.New(time.Now().UTC().Truncate(time.Second))
 	g := groups.NewService(st)
 	svc := lti.NewService(st, g, lti.Options{Now: clk.Now})
