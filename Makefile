@@ -155,7 +155,8 @@ bench-upload: build gcs-test-server ## Only the upload load benchmark (200 recor
 # missed. BENCH_EXAMDAY_STUDENTS sets the size; BENCH_EXAMDAY_ARGS adds
 # flags (e.g. -signin microsoft, -addresses 1); the summaries go to
 # .bench/examday-*.json. bench-examday-postgres runs the storm on a
-# throwaway PostgreSQL (PGPORT_TEST, default 55432).
+# throwaway PostgreSQL (PGPORT_TEST, default: a free port);
+# bench-examday-cluster on two instances of it behind a proxy.
 BENCH_EXAMDAY_STUDENTS ?= 1000
 BENCH_EXAMDAY_ARGS ?=
 EXAMDAY_BENCH = bin/examday-bench -bin $(BIN) -issuer-bin bin/oidc-test-issuer -gcs-bin bin/gcs-test-server -tmp .bench $(BENCH_EXAMDAY_ARGS)
@@ -182,17 +183,22 @@ bench-examday: examday-tools ## Exam-day benchmark with budgets: 1,000 students 
 bench-examday-postgres: examday-tools postgres ## The exam-day storm on a throwaway PostgreSQL
 	scripts/with-postgres.sh $(EXAMDAY_BENCH) -mode storm -target postgres -students $(BENCH_EXAMDAY_STUDENTS)
 
-# The frontend has no formatter yet: when one is added (Prettier), its write
-# command goes in fmt and its check in lint.
+.PHONY: bench-examday-cluster
+bench-examday-cluster: examday-tools postgres ## The exam-day storm on two instances (PostgreSQL, a fake bucket) behind a round-robin proxy
+	scripts/with-postgres.sh $(EXAMDAY_BENCH) -mode storm -target cluster -students $(BENCH_EXAMDAY_STUDENTS)
+
 .PHONY: fmt
-fmt: ## Format the code in place: gofmt -w on backend/
+fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on frontend/
 	gofmt -w backend
+	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check
+lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
 	scripts/golangci-lint.sh run ./...
 	npm --workspace frontend run typecheck
+	npm --workspace frontend run lint
+	npm --workspace frontend run format:check
 
 .PHONY: clean
 clean: ## Remove build output (keeps ./data)

@@ -50,6 +50,7 @@ test('a student changes the password from Mi cuenta; this session stays and the 
 
   // The new password opens a session; the old one does not.
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/) // signed out on the server before the next sign-in
   await signInThroughTheForm(page, student.email, student.password)
   await expectDialog(page, 'Oops...', 'El correo o la constraseña son incorrectos')
   await closeDialog(page)
@@ -57,9 +58,16 @@ test('a student changes the password from Mi cuenta; this session stays and the 
   await expect(page).toHaveURL(/\/auth\/carreras$/)
 })
 
-test('a user sees their sessions, with this one marked, and ends another; that browser is signed out', async ({ page, browser, server }) => {
+test('a user sees their sessions, with this one marked, and ends another; that browser is signed out', async ({
+  page,
+  browser,
+  server,
+}) => {
   const tutor = await server.createUser('tutor')
-  const other = await browser.newContext({ baseURL: server.url, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0' })
+  const other = await browser.newContext({
+    baseURL: server.url,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0',
+  })
   const otherPage = await other.newPage()
   await signIn(otherPage, tutor)
   await otherPage.goto('/auth/carreras')

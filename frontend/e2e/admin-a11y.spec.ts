@@ -46,7 +46,10 @@ for (const width of [1280, 360]) {
     await page.goto('/admin/configuracion')
     await page.getByRole('group', { name: 'Preparación', exact: true }).getByLabel('Minutos').fill('60')
     await page.getByRole('group', { name: 'Preparación', exact: true }).getByLabel('Segundos').fill('59')
-    await page.getByRole('group', { name: /^Criterio 1(:|$)/ }).getByLabel('Peso').fill('1')
+    await page
+      .getByRole('group', { name: /^Criterio 1(:|$)/ })
+      .getByLabel('Peso')
+      .fill('1')
     await expect(page.getByText(/faltan/)).toBeVisible()
     await expectAccessible(page)
     await Promise.all([tutorApi.dispose(), studentApi.dispose()])

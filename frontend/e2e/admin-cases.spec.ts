@@ -44,7 +44,9 @@ test('a tutor creates, edits, reviews, retires and reactivates a case', async ({
   await expect(page.getByLabel('Título')).toHaveAttribute('aria-invalid', 'true')
   await expect(page.getByLabel('Título')).toHaveAccessibleDescription('El título es obligatorio.')
   await expect(page.getByLabel('Área')).toHaveAccessibleDescription(/El área es obligatorio\./)
-  await expect(page.getByRole('group', { name: 'Preguntas del caso' })).toHaveAccessibleDescription(/Preguntas: se esperan entre 1 y 5 elementos \(hay 0\)\./)
+  await expect(page.getByRole('group', { name: 'Preguntas del caso' })).toHaveAccessibleDescription(
+    /Preguntas: se esperan entre 1 y 5 elementos \(hay 0\)\./,
+  )
   await expect(page.getByRole('group', { name: 'Dificultad' })).toHaveAccessibleDescription(/La dificultad es obligatoria/)
 
   const title = `Despido de trabajadora embarazada ${unique()}`
@@ -67,7 +69,9 @@ test('a tutor creates, edits, reviews, retires and reactivates a case', async ({
   await page.getByLabel('Artículo 1').fill('artículo ciento noventa y cinco')
   await page.getByLabel('Descripción 1').fill('Prohibición de despido y despido ineficaz.')
   await page.getByRole('button', { name: 'Crear caso' }).click()
-  await expect(page.getByRole('group', { name: 'Bases legales esperadas' })).toHaveAccessibleDescription(/el artículo «artículo ciento noventa y cinco» no es válido/)
+  await expect(page.getByRole('group', { name: 'Bases legales esperadas' })).toHaveAccessibleDescription(
+    /el artículo «artículo ciento noventa y cinco» no es válido/,
+  )
   await expect(page.getByLabel('Título')).not.toHaveAttribute('aria-invalid', 'true')
   await page.getByLabel('Artículo 1').fill('195.1')
   await page.getByRole('button', { name: 'Crear caso' }).click()
@@ -85,8 +89,18 @@ test('a tutor creates, edits, reviews, retires and reactivates a case', async ({
   await expect(item.getByText(/^Demo/)).toHaveCount(0)
   await expect(item).toContainText('Intermedio')
   let [created] = (await listCases(page, `?q=${encodeURIComponent(title)}`)) as CaseJSON[]
-  expect(created).toMatchObject({ title, area: 'Laboral', status: 'active', demo: false, degreeId: 'derecho', difficulty: 'intermedio', followUpKeyPoints: [2, 1] })
-  expect(created.legalBases).toEqual([expect.objectContaining({ norm: 'Código del Trabajo', article: '195.1', note: 'Prohibición de despido y despido ineficaz.' })])
+  expect(created).toMatchObject({
+    title,
+    area: 'Laboral',
+    status: 'active',
+    demo: false,
+    degreeId: 'derecho',
+    difficulty: 'intermedio',
+    followUpKeyPoints: [2, 1],
+  })
+  expect(created.legalBases).toEqual([
+    expect.objectContaining({ norm: 'Código del Trabajo', article: '195.1', note: 'Prohibición de despido y despido ineficaz.' }),
+  ])
   // The difficulty filter.
   await page.getByLabel('Dificultad').selectOption('Avanzado')
   await expect(page.getByText('0 caso(s)')).toBeVisible()
@@ -180,7 +194,9 @@ test('a retired case is never drawn', async ({ page, server }) => {
   await setShortBlueprint(tutorApi)
   await loadGroup(tutorApi, [student.email])
   const area = 'Niñez y Familia'
-  const active = (await ok<(CaseJSON & Record<string, unknown>)[]>(await tutorApi.get(`/api/admin/cases?degree=derecho&status=active&area=${encodeURIComponent(area)}`)))
+  const active = await ok<(CaseJSON & Record<string, unknown>)[]>(
+    await tutorApi.get(`/api/admin/cases?degree=derecho&status=active&area=${encodeURIComponent(area)}`),
+  )
   expect(active.length).toBeGreaterThan(2)
   const [keep, first, ...rest] = active
 
@@ -198,7 +214,10 @@ test('a retired case is never drawn', async ({ page, server }) => {
 
   try {
     for (let i = 0; i < 4; i++) {
-      const a = await ok<{ id: string; case: { id: string; area: string } }>(await studentApi.post('/api/attempts', { data: { mode: 'entrenamiento', area } }), 201)
+      const a = await ok<{ id: string; case: { id: string; area: string } }>(
+        await studentApi.post('/api/attempts', { data: { mode: 'entrenamiento', area } }),
+        201,
+      )
       expect(a.case).toMatchObject({ id: keep.id, area })
       await ok(await studentApi.post(`/api/attempts/${a.id}/abandon`))
     }
@@ -222,7 +241,9 @@ test('JSON and CSV exports import back as updates', async ({ page, server }) => 
     const buffer = readFileSync(await download.path())
     if (format === 'JSON') expect(JSON.parse(buffer.toString('utf8'))).toHaveLength(total)
     else expect(buffer.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
-    await page.getByLabel('Archivo de casos').setInputFiles({ name: download.suggestedFilename(), mimeType: format === 'JSON' ? 'application/json' : 'text/csv', buffer })
+    await page
+      .getByLabel('Archivo de casos')
+      .setInputFiles({ name: download.suggestedFilename(), mimeType: format === 'JSON' ? 'application/json' : 'text/csv', buffer })
     await page.getByRole('button', { name: 'Importar' }).click()
     await expectDialog(page, 'Casos importados', `Casos creados: 0. Casos actualizados: ${total}.`)
     await closeDialog(page)
@@ -264,7 +285,9 @@ test('a bad import file lists its rows and columns and changes nothing', async (
   await closeDialog(page)
 
   // A JSON file with an unknown field, and a file of another kind.
-  await page.getByLabel('Archivo de casos').setInputFiles({ name: 'casos.json', mimeType: 'application/json', buffer: Buffer.from('[{"degree":"Derecho","titulo":"x"}]') })
+  await page
+    .getByLabel('Archivo de casos')
+    .setInputFiles({ name: 'casos.json', mimeType: 'application/json', buffer: Buffer.from('[{"degree":"Derecho","titulo":"x"}]') })
   await page.getByRole('button', { name: 'Importar' }).click()
   await expect(d).toContainText('Fila 1: Caso no válido: campo desconocido "titulo".')
   await closeDialog(page)

@@ -6,7 +6,11 @@ import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt 
 
 type Config = {
   blueprint: Record<string, number | string> & { difficultyMix: Record<string, number> }
-  rubric: { version: number; passScore: number; criteria: { id: string; weight: number; name: string; group: string; description: string; descriptors: string[] }[] }
+  rubric: {
+    version: number
+    passScore: number
+    criteria: { id: string; weight: number; name: string; group: string; description: string; descriptors: string[] }[]
+  }
   bounds: Record<string, { min: number; max: number }>
 }
 
@@ -109,7 +113,10 @@ test('the Simulacro draws by the difficulty mix set in Configuración', async ({
     expect(saved.blueprint.preparationSec).toBe(before.blueprint.preparationSec)
     await page.reload()
     await expect(page.getByRole('group', { name: 'Porcentaje de casos por dificultad' }).getByLabel('Avanzado (%)')).toHaveValue('100')
-    const a = await ok<{ id: string; case: { difficulty: string } }>(await studentApi.post('/api/attempts', { data: { mode: 'simulacro' } }), 201)
+    const a = await ok<{ id: string; case: { difficulty: string } }>(
+      await studentApi.post('/api/attempts', { data: { mode: 'simulacro' } }),
+      201,
+    )
     expect(a.case.difficulty).toBe('avanzado')
     await ok(await studentApi.post(`/api/attempts/${a.id}/abandon`))
   } finally {
@@ -134,12 +141,16 @@ test('a rubric whose weights do not sum to 100 is refused; a valid one makes a n
   try {
     const v = original.version
     await expect(page.getByText(`Versión vigente: ${v}.`)).toBeVisible()
-    await expect(page.getByText('Los intentos ya realizados conservan la rúbrica con la que se hicieron y se calificaron.').first()).toBeVisible()
+    await expect(
+      page.getByText('Los intentos ya realizados conservan la rúbrica con la que se hicieron y se calificaron.').first(),
+    ).toBeVisible()
     await expect(page.getByText('Los pesos suman 100.')).toBeVisible()
 
     const criterion = (n: number) => page.getByRole('group', { name: new RegExp(`^Criterio ${n}(:|$)`) })
     const c1 = original.criteria[0]
-    await criterion(1).getByLabel('Peso').fill(String(c1.weight + 5))
+    await criterion(1)
+      .getByLabel('Peso')
+      .fill(String(c1.weight + 5))
     await expect(page.getByText('Los pesos suman 105: sobran 5 para que sumen 100.')).toBeVisible()
     await expect(page.getByText('Total de pesos: 105 / 100')).toBeVisible()
     await page.getByRole('button', { name: 'Guardar rúbrica' }).click()
@@ -150,7 +161,9 @@ test('a rubric whose weights do not sum to 100 is refused; a valid one makes a n
     // Take 5 from the third criterion, add a formalities criterion and
     // drop the first one of that group instead.
     const c3 = original.criteria[2]
-    await criterion(3).getByLabel('Peso').fill(String(c3.weight - 5))
+    await criterion(3)
+      .getByLabel('Peso')
+      .fill(String(c3.weight - 5))
     await expect(page.getByText('Los pesos suman 100.')).toBeVisible()
     const n = original.criteria.length
     const firstF = original.criteria.findIndex((c) => c.group === 'formalidades')
@@ -177,7 +190,11 @@ test('a rubric whose weights do not sum to 100 is refused; a valid one makes a n
     expect(saved.version).toBe(v + 1)
     expect(saved.passScore).toBe(6.5)
     expect(saved.criteria.map((c) => c.id)).not.toContain(original.criteria[firstF].id)
-    expect(saved.criteria.at(-1)).toMatchObject({ name: 'Uso del tiempo de réplica', group: 'formalidades', descriptors: ['Descripción del nivel 1.', 'Descripción del nivel 2.', 'Descripción del nivel 3.', 'Descripción del nivel 4.'] })
+    expect(saved.criteria.at(-1)).toMatchObject({
+      name: 'Uso del tiempo de réplica',
+      group: 'formalidades',
+      descriptors: ['Descripción del nivel 1.', 'Descripción del nivel 2.', 'Descripción del nivel 3.', 'Descripción del nivel 4.'],
+    })
     expect(saved.criteria[0].weight).toBe(c1.weight + 5)
 
     // The attempt made before keeps the rubric it was made with.
@@ -185,7 +202,9 @@ test('a rubric whose weights do not sum to 100 is refused; a valid one makes a n
     expect(kept.rubric.version).toBe(v)
     expect(kept.rubric.criteria).toEqual(original.criteria)
   } finally {
-    await ok(await tutorApi.put('/api/admin/config/derecho/rubric', { data: { criteria: original.criteria, passScore: original.passScore } }))
+    await ok(
+      await tutorApi.put('/api/admin/config/derecho/rubric', { data: { criteria: original.criteria, passScore: original.passScore } }),
+    )
     await Promise.all([tutorApi.dispose(), studentApi.dispose()])
   }
 })

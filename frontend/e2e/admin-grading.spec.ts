@@ -17,14 +17,19 @@ test('a tutor grades an attempt from the queue, regrades it, and only that tutor
   await signIn(page, tutor)
   await page.goto('/admin')
   await expect(page.getByRole('link', { name: /Calificar.*1 por calificar/ })).toBeVisible()
-  await page.getByRole('link', { name: /Calificar/ }).first().click()
+  await page
+    .getByRole('link', { name: /Calificar/ })
+    .first()
+    .click()
   await expect(page).toHaveURL(/\/admin\/calificar$/)
   await expect(page.getByRole('heading', { name: 'Intentos por calificar (1)' })).toBeVisible()
   const row = page.getByRole('row', { name: /Camila Ortega Vera/ })
   await expect(row).toContainText(attempt.case.title)
   await expect(row).toContainText(attempt.case.area)
   await expect(row).toContainText('Entrenamiento')
-  await expect(row).toContainText(`${(attempt.selfAssessment!.score).toLocaleString('es-EC', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} / 10`)
+  await expect(row).toContainText(
+    `${attempt.selfAssessment!.score.toLocaleString('es-EC', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} / 10`,
+  )
   await row.getByRole('link', { name: /Calificar/ }).click()
   await expect(page).toHaveURL(new RegExp(`/admin/calificar/${attempt.id}$`))
 
@@ -62,7 +67,11 @@ test('a tutor grades an attempt from the queue, regrades it, and only that tutor
   await closeDialog(page)
 
   const criteria = attempt.rubric.criteria
-  for (const c of criteria) await page.getByRole('group', { name: new RegExp(`^${c.id}\\.`) }).getByRole('radio', { name: /^3 · / }).check()
+  for (const c of criteria)
+    await page
+      .getByRole('group', { name: new RegExp(`^${c.id}\\.`) })
+      .getByRole('radio', { name: /^3 · / })
+      .check()
   await expect(page.getByText('Nota resultante: 7,5 / 10')).toBeVisible()
   await page.getByLabel('Comentarios para el estudiante').fill('Buena estructura; cite los artículos exactos.')
   await page.getByRole('button', { name: 'Guardar calificación' }).click()
@@ -85,7 +94,10 @@ test('a tutor grades an attempt from the queue, regrades it, and only that tutor
   const c1 = criteria[0]
   await expect(page.getByRole('group', { name: new RegExp(`^${c1.id}\\.`) }).getByRole('radio', { name: /^3 · / })).toBeChecked()
   await expect(page.getByLabel('Comentarios para el estudiante')).toHaveValue('Buena estructura; cite los artículos exactos.')
-  await page.getByRole('group', { name: new RegExp(`^${c1.id}\\.`) }).getByRole('radio', { name: /^4 · / }).check()
+  await page
+    .getByRole('group', { name: new RegExp(`^${c1.id}\\.`) })
+    .getByRole('radio', { name: /^4 · / })
+    .check()
   await page.getByLabel('Comentarios para el estudiante').fill('Mejoró el planteamiento del problema.')
   await page.getByRole('button', { name: 'Guardar nueva calificación' }).click()
   await expectDialog(page, 'Calificación guardada', 'El estudiante verá la calificación y sus comentarios.')

@@ -72,8 +72,18 @@ test('a tutor loads a roster, adds students, finalizes, and finalizes again', as
   await page.getByRole('link', { name: 'Estudiantes', exact: true }).click()
   const rows = page.getByRole('row')
   await expect(rows).toHaveCount(4)
-  await expect(page.getByRole('row', { name: /Lucía Andrade Ríos/ }).getByRole('cell').nth(2)).toContainText(/^Sí, último ingreso: /)
-  await expect(page.getByRole('row', { name: /pedro\.sanchez/ }).getByRole('cell').nth(2)).toHaveText('Aún no')
+  await expect(
+    page
+      .getByRole('row', { name: /Lucía Andrade Ríos/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toContainText(/^Sí, último ingreso: /)
+  await expect(
+    page
+      .getByRole('row', { name: /pedro\.sanchez/ })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('Aún no')
 
   // Finalize, with a confirmation first.
   await page.getByRole('link', { name: 'Grupo', exact: true }).click()
@@ -140,7 +150,9 @@ test('a malformed roster names the rows and columns and writes nothing', async (
 test('an oversized roster is refused before upload', async ({ page, server }) => {
   await signIn(page, await server.createUser('tutor'))
   await page.goto('/admin/grupo')
-  await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'grande.csv', mimeType: 'text/csv', buffer: Buffer.alloc(2 * 1024 * 1024 + 10, 'a') })
+  await page
+    .getByLabel('Archivo del grupo')
+    .setInputFiles({ name: 'grande.csv', mimeType: 'text/csv', buffer: Buffer.alloc(2 * 1024 * 1024 + 10, 'a') })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expectDialog(page, 'Error', 'El archivo supera el límite de 2 MB.')
 })
@@ -150,7 +162,9 @@ test('students can be picked among registered users', async ({ page, server }) =
   const registered = await server.createUser('estudiante', { name: 'Valentina Registrada Paz' })
   await signIn(page, tutor)
   await page.goto('/admin/grupo')
-  await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'g.csv', mimeType: 'text/csv', buffer: rosterCSV([[uniqueEmail('uno'), 'Uno']]) })
+  await page
+    .getByLabel('Archivo del grupo')
+    .setInputFiles({ name: 'g.csv', mimeType: 'text/csv', buffer: rosterCSV([[uniqueEmail('uno'), 'Uno']]) })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await closeDialog(page)
   await page.getByText('Buscar registrados').click()
@@ -161,5 +175,10 @@ test('students can be picked among registered users', async ({ page, server }) =
   await closeDialog(page)
   // Registered from the terminal but never signed in: not yet.
   await page.goto('/admin/estudiantes')
-  await expect(page.getByRole('row', { name: new RegExp(registered.email.replace(/\./g, '\\.')) }).getByRole('cell').nth(2)).toHaveText('Aún no')
+  await expect(
+    page
+      .getByRole('row', { name: new RegExp(registered.email.replace(/\./g, '\\.')) })
+      .getByRole('cell')
+      .nth(2),
+  ).toHaveText('Aún no')
 })

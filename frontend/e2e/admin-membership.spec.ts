@@ -28,7 +28,8 @@ test('a tutor removes a student after confirming; the student loses /test and th
   await page.goto('/admin/estudiantes')
   const row = page.getByRole('row', { name: /Rosa Quitada Mena/ })
   const remove = row.getByRole('button', { name: 'Quitar a Rosa Quitada Mena del grupo' })
-  const confirmText = 'Dejará de tener acceso al simulador. Sus intentos se conservan en este grupo: podrá seguir viéndolos y calificándolos.'
+  const confirmText =
+    'Dejará de tener acceso al simulador. Sus intentos se conservan en este grupo: podrá seguir viéndolos y calificándolos.'
 
   // Cancelling changes nothing.
   await remove.click()
@@ -43,7 +44,11 @@ test('a tutor removes a student after confirming; the student loses /test and th
   await expectDialog(page, '¿Quitar a Rosa Quitada Mena del grupo?', confirmText)
   await dialog(page).getByRole('button', { name: 'Quitar' }).click()
   await expectDialog(page, 'Estudiante quitado', 'Rosa Quitada Mena ya no pertenece al grupo.')
-  expect((await shownDialogs(page)).slice(-3).map((d) => d.title)).toEqual(['¿Quitar a Rosa Quitada Mena del grupo?', 'Quitando estudiante', 'Estudiante quitado'])
+  expect((await shownDialogs(page)).slice(-3).map((d) => d.title)).toEqual([
+    '¿Quitar a Rosa Quitada Mena del grupo?',
+    'Quitando estudiante',
+    'Estudiante quitado',
+  ])
   await closeDialog(page)
   await expect(row).toHaveCount(0)
   await expect(page.getByRole('row', { name: /Tomás Se Queda/ })).toBeVisible()
@@ -54,7 +59,12 @@ test('a tutor removes a student after confirming; the student loses /test and th
   await expect(studentPage).toHaveURL(/\/auth\/carreras$/)
   // Their attempt stays with the group, for the tutor.
   await page.goto(`/admin/estudiantes/${await userIdOf(studentApi)}`)
-  await expect(page.getByRole('table', { name: /Intentos de/ }).getByRole('row').nth(1)).toContainText('En curso')
+  await expect(
+    page
+      .getByRole('table', { name: /Intentos de/ })
+      .getByRole('row')
+      .nth(1),
+  ).toContainText('En curso')
 
   await studentPage.close()
   await Promise.all([tutorApi.dispose(), studentApi.dispose()])
@@ -78,7 +88,9 @@ test('a second tutor cannot add or load a student of another tutor’s active gr
   await page.getByLabel('Archivo del grupo').setInputFiles({ name: 'grupo.csv', mimeType: 'text/csv', buffer: Buffer.from(roster) })
   await page.getByRole('button', { name: 'Cargar grupo' }).click()
   await expectDialog(page, 'Error')
-  await expect(dialog(page)).toContainText('Hay estudiantes que ya pertenecen al grupo activo de otro docente. Quítelos del archivo y vuelva a cargarlo; no se guardó nada.')
+  await expect(dialog(page)).toContainText(
+    'Hay estudiantes que ya pertenecen al grupo activo de otro docente. Quítelos del archivo y vuelva a cargarlo; no se guardó nada.',
+  )
   await expect(dialog(page).getByRole('listitem')).toHaveText([`Fila 3: ${refusal}`])
   await expect(dialog(page)).not.toContainText(first.email)
   expect((await shownDialogs(page)).slice(-2).map((d) => d.title)).toEqual(['Cargando grupo', 'Error'])
@@ -98,7 +110,9 @@ test('a second tutor cannot add or load a student of another tutor’s active gr
   await page.getByLabel('Correos de los estudiantes').fill(`otro.nuevo@utpl.edu.ec\n${taken.email}`)
   await page.getByRole('button', { name: 'Agregar estudiantes' }).click()
   await expectDialog(page, 'Error')
-  await expect(dialog(page)).toContainText('Hay estudiantes que ya pertenecen al grupo activo de otro docente; no se agregó ningún estudiante.')
+  await expect(dialog(page)).toContainText(
+    'Hay estudiantes que ya pertenecen al grupo activo de otro docente; no se agregó ningún estudiante.',
+  )
   await expect(dialog(page).getByRole('listitem')).toHaveText([refusal])
   await expect(dialog(page)).not.toContainText(first.email)
   expect((await shownDialogs(page)).slice(-2).map((d) => d.title)).toEqual(['Agregando estudiantes', 'Error'])

@@ -54,9 +54,17 @@ test('Estudiantes shows attempts, average and trend, and opens a student’s att
   await expect(page).toHaveURL(new RegExp(`/admin/calificar/${third.id}$`))
   await expect(page.getByText('El estudiante aún no termina este intento.', { exact: false })).toBeVisible()
   await page.goBack()
-  await table.getByRole('row').nth(3).getByRole('link', { name: /^Calificar/ }).click()
+  await table
+    .getByRole('row')
+    .nth(3)
+    .getByRole('link', { name: /^Calificar/ })
+    .click()
   await expect(page).toHaveURL(new RegExp(`/admin/calificar/${first.id}$`))
-  for (const c of first.rubric.criteria) await page.getByRole('group', { name: new RegExp(`^${c.id}\\.`) }).getByRole('radio', { name: /^1 · / }).check()
+  for (const c of first.rubric.criteria)
+    await page
+      .getByRole('group', { name: new RegExp(`^${c.id}\\.`) })
+      .getByRole('radio', { name: /^1 · / })
+      .check()
   await page.getByRole('button', { name: 'Guardar calificación' }).click()
   await page.locator('.swal2-confirm').click()
 

@@ -25,7 +25,9 @@ const test = base.extend<object, Options & Fixtures>({
       const cluster = await startCluster(clusterStore)
       await use(cluster)
       await cluster.stop()
-      console.log(`cluster ${clusterStore} (worker ${workerInfo.workerIndex}): started in ${cluster.startSeconds.toFixed(1)} s, ran ${((Date.now() - started) / 1000).toFixed(0)} s`)
+      console.log(
+        `cluster ${clusterStore} (worker ${workerInfo.workerIndex}): started in ${cluster.startSeconds.toFixed(1)} s, ran ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      )
     },
     { scope: 'worker', timeout: 60_000 },
   ],
@@ -69,9 +71,19 @@ test('both instances started at once on an empty store: the demo cases are loade
   await api.dispose()
 })
 
-test('a Simulacro through both instances: chunks alternate, it plays from either, the tutor grades on the other', async ({ page, cluster }) => {
+test('a Simulacro through both instances: chunks alternate, it plays from either, the tutor grades on the other', async ({
+  page,
+  cluster,
+}) => {
   test.setTimeout(180_000)
-  const { tutor, student } = await classroom(cluster, { preparationSec: 30, presentationSec: 8, questions: 1, thinkSec: 2, answerSec: 4, closingSec: 3 })
+  const { tutor, student } = await classroom(cluster, {
+    preparationSec: 30,
+    presentationSec: 8,
+    questions: 1,
+    thinkSec: 2,
+    answerSec: 4,
+    closingSec: 3,
+  })
   const before = [cluster.served(0).chunkPuts, cluster.served(1).chunkPuts]
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
@@ -126,7 +138,8 @@ test('signing out on one instance ends the session on the other at once', async 
   const on0 = await sessionOn(cluster.instances[0].url, student.email, student.password)
   const cookies = (await on0.storageState()).cookies
   const on1 = await playwrightRequest.newContext({ baseURL: cluster.instances[1].url, storageState: { cookies, origins: [] } })
-  const who = async (ctx: APIRequestContext) => ((await (await ctx.get('/api/session')).json()) as { user: { mail: string } | null }).user?.mail ?? null
+  const who = async (ctx: APIRequestContext) =>
+    ((await (await ctx.get('/api/session')).json()) as { user: { mail: string } | null }).user?.mail ?? null
   expect(await who(on1)).toBe(student.email)
   expect((await on0.post('/api/auth/logout')).status()).toBeLessThan(300)
   expect(await who(on1)).toBeNull()
@@ -136,7 +149,14 @@ test('signing out on one instance ends the session on the other at once', async 
 
 test('an instance is killed during the presentation and started again: no chunk is lost', async ({ page, cluster }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(cluster, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(cluster, {
+    preparationSec: 30,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -156,11 +176,14 @@ test('an instance is killed during the presentation and started again: no chunk 
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
-    .poll(async () => {
-      const [local] = await localRecordings(page, id)
-      const [remote] = (await getAttempt(page, id)).recordings
-      return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const [local] = await localRecordings(page, id)
+        const [remote] = (await getAttempt(page, id)).recordings
+        return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true)
   const [take] = (await getAttempt(page, id)).recordings
   for (const instance of cluster.instances) {
@@ -177,7 +200,9 @@ test('40 parallel wrong passwords over both instances cost no more password chec
   const checksBefore = cluster.passwordChecks()
   const api = await playwrightRequest.newContext({ baseURL: cluster.url })
   const answers = await Promise.all(
-    Array.from({ length: 40 }, () => api.post('/api/auth/login', { data: { email: student.email, password: 'no-es-la-clave' } }).then((r) => r.status())),
+    Array.from({ length: 40 }, () =>
+      api.post('/api/auth/login', { data: { email: student.email, password: 'no-es-la-clave' } }).then((r) => r.status()),
+    ),
   )
   const served = [cluster.served(0).total, cluster.served(1).total]
   // One instance lets 5 attempts per account from one address through to

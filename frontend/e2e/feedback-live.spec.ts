@@ -107,7 +107,11 @@ test('a rehearsal with live transcription shows the automatic evidence', async (
     }
   })
   const target = presentation.transcript!.segments[1]
-  await item.getByRole('listitem').filter({ hasText: heard.argument }).getByRole('button', { name: /^Escuchar desde/ }).click()
+  await item
+    .getByRole('listitem')
+    .filter({ hasText: heard.argument })
+    .getByRole('button', { name: /^Escuchar desde/ })
+    .click()
   await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.currentTime)).toBeCloseTo(target.startMs / 1000, 1)
   expect(await page.evaluate(() => (window as unknown as { __played?: boolean }).__played)).toBe(true)
 })

@@ -85,7 +85,10 @@ test('reports show the group progress and the grades export is a CSV for Excel (
   await expect(page.getByRole('heading', { name: 'Promedio por criterio' })).toBeVisible()
   await expect(page.getByText('Todos los estudiantes practicaron en los últimos 14 días.')).toBeVisible()
   await expectAccessible(page)
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar calificaciones (CSV)' }).click()])
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Exportar calificaciones (CSV)' }).click(),
+  ])
   const bytes = readFileSync((await download.path())!)
   expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
   const text = bytes.subarray(3).toString('utf8')

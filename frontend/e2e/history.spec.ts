@@ -4,7 +4,13 @@ import { test, expect, classroom, signIn, chooseAndStart, finishQuickly, getAtte
 
 test('home, history, result with recordings, deleting a recording, rubric', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student, tutorApi } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1, answerSec: 30, closingSec: 30 })
+  const { student, tutorApi } = await classroom(server, {
+    preparationSec: 60,
+    presentationSec: 60,
+    questions: 1,
+    answerSec: 30,
+    closingSec: 30,
+  })
   await signIn(page, student)
 
   // No attempts yet: the home offers to practise.

@@ -34,15 +34,26 @@ test('a student launched in a new tab is signed in at once', async ({ page, plat
   await platform.addCourse({ id: course, title: 'Práctica Jurídica II', members: [luis.sub] })
 
   await page.goto(platform.coursePage(course, luis.sub, 'window'))
-  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click()])
+  const [tab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click(),
+  ])
   await tab.waitForURL(/\/auth\/carreras$/)
   await expect(tab.getByText('Bienvenido(a), Luis.')).toBeVisible()
 })
 
 /** launchTutor opens the course in a new tab as its instructor and returns that tab, on /admin/grupo. */
-async function launchTutor(page: import('@playwright/test').Page, platform: import('./support/lti').PlatformHandle, course: string, sub: string) {
+async function launchTutor(
+  page: import('@playwright/test').Page,
+  platform: import('./support/lti').PlatformHandle,
+  course: string,
+  sub: string,
+) {
   await page.goto(platform.coursePage(course, sub, 'window'))
-  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click()])
+  const [tab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click(),
+  ])
   await tab.waitForURL(/\/admin\/grupo$/)
   return tab
 }
@@ -54,7 +65,12 @@ test('a tutor loads the group from the course, and updates it', async ({ page, p
   const c = person('learner', 'Carla Nueva Paz')
   const course = courseId()
   await platform.addUsers([docente, a, b, c])
-  await platform.addCourse({ id: course, title: 'Derecho Procesal Penal', members: [docente.sub, a.sub, b.sub], custom: { carrera: 'Derecho' } })
+  await platform.addCourse({
+    id: course,
+    title: 'Derecho Procesal Penal',
+    members: [docente.sub, a.sub, b.sub],
+    custom: { carrera: 'Derecho' },
+  })
 
   await recordDialogs(page)
   const tab = await launchTutor(page, platform, course, docente.sub)
@@ -129,7 +145,11 @@ test('a graded Simulacro reaches the course gradebook', async ({ page, platform,
 
   const attempt = await finishedMock(await apiAs(server, student))
   await tab.goto(`/admin/calificar/${attempt.id}`)
-  for (const c of attempt.rubric.criteria) await tab.getByRole('group', { name: new RegExp(`^${c.id}\\.`) }).getByRole('radio', { name: /^4 · / }).check()
+  for (const c of attempt.rubric.criteria)
+    await tab
+      .getByRole('group', { name: new RegExp(`^${c.id}\\.`) })
+      .getByRole('radio', { name: /^4 · / })
+      .check()
   await tab.getByLabel('Comentarios para el estudiante').fill('Excelente manejo de la audiencia.')
   await tab.getByRole('button', { name: 'Guardar calificación' }).click()
   await expectDialog(tab, 'Calificación guardada')
@@ -182,7 +202,10 @@ test('an instructor adds a deep link to the course, which opens the chosen mode'
 
   // The new link opens the simulator with that mode and area chosen.
   await page.goto(platform.coursePage(course, docente.sub, 'window', item.custom))
-  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click()])
+  const [tab] = await Promise.all([
+    page.context().waitForEvent('page'),
+    page.getByRole('link', { name: 'Abrir el simulador en una pestaña nueva' }).click(),
+  ])
   await tab.waitForURL(/\/test\?/)
   await expect(tab.getByRole('radio', { name: /Entrenamiento/ })).toBeChecked()
   await expect(tab.getByLabel('Área del derecho', { exact: true })).toHaveValue(firstArea!)

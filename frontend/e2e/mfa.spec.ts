@@ -53,6 +53,7 @@ test('a tutor turns on TOTP, then signs in with a code and with a recovery code'
   // Sign in again: the password, then a code. The enrolment used this
   // step's code, so the next step's is typed (accepted: clocks drift).
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/) // signed out on the server before the next sign-in
   await passwordStep(page, tutor.email, tutor.password)
   expect((await (await page.request.get('/api/session')).json()).user).toBeNull()
   await expectAccessible(page)
@@ -65,10 +66,12 @@ test('a tutor turns on TOTP, then signs in with a code and with a recovery code'
 
   // Without the phone: a recovery code, once.
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/) // signed out on the server before the next sign-in
   await passwordStep(page, tutor.email, tutor.password)
   await codeStep(page, codes[2].toUpperCase())
   await expect(page).toHaveURL(/\/auth\/carreras$/)
   await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+  await expect(page).toHaveURL(/\/inicio$/) // signed out on the server before the next sign-in
   await passwordStep(page, tutor.email, tutor.password)
   await codeStep(page, codes[2])
   await expectDialog(page, 'Código incorrecto')

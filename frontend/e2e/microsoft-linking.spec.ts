@@ -18,36 +18,49 @@ async function popupSignIn(page: Page) {
 }
 
 async function sessionOf(page: Page, base = '') {
-  return ((await (await page.request.get(`${base}/api/session`)).json()) as { user: { id: string; mail: string; role: string } | null }).user
+  return ((await (await page.request.get(`${base}/api/session`)).json()) as { user: { id: string; mail: string; role: string } | null })
+    .user
 }
 
-base('an account whose email claim names a tutor, without a verified address, is not linked to the tutor', async ({ page, issuer, server }) => {
-  const tutor = await server.createUser('tutor')
-  // A directory entry whose mail attribute was set to the tutor's address;
-  // its user name is in a domain the university does not list.
-  await issuer.setNext({ user: { email: tutor.email, preferredUsername: `impostor.${Date.now()}@contoso.onmicrosoft.com`, name: 'Impostor' } })
-  await page.goto('/login')
-  await popupSignIn(page)
-  await expectDialog(page, 'No se pudo vincular su cuenta')
-  await expect(dialog(page)).toContainText('correo verificado de la universidad')
-  await closeDialog(page)
-  expect(await sessionOf(page)).toBeNull()
-  await expect(page).toHaveURL(/\/login$/)
+base(
+  'an account whose email claim names a tutor, without a verified address, is not linked to the tutor',
+  async ({ page, issuer, server }) => {
+    const tutor = await server.createUser('tutor')
+    // A directory entry whose mail attribute was set to the tutor's address;
+    // its user name is in a domain the university does not list.
+    await issuer.setNext({
+      user: { email: tutor.email, preferredUsername: `impostor.${Date.now()}@contoso.onmicrosoft.com`, name: 'Impostor' },
+    })
+    await page.goto('/login')
+    await popupSignIn(page)
+    await expectDialog(page, 'No se pudo vincular su cuenta')
+    await expect(dialog(page)).toContainText('correo verificado de la universidad')
+    await closeDialog(page)
+    expect(await sessionOf(page)).toBeNull()
+    await expect(page).toHaveURL(/\/login$/)
 
-  // With xms_edov the tenant vouches for the email's domain: the tutor's
-  // own account links, and from then on its object id decides.
-  const oid = '5d1c0e9a-0000-4000-8000-00000000a001'
-  await issuer.setNext({ user: { email: tutor.email, preferredUsername: 'ttutora@contoso.onmicrosoft.com', emailVerified: true, name: tutor.name, oid } })
-  await popupSignIn(page)
-  await expect(page).toHaveURL(/\/auth\/carreras$/)
-  expect(await sessionOf(page)).toMatchObject({ mail: tutor.email, role: 'tutor' })
-  await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
-  await page.goto('/login')
-  await issuer.setNext({ user: { email: uniqueEmail('renombrada'), preferredUsername: 'otro@contoso.onmicrosoft.com', name: tutor.name, oid } })
-  await popupSignIn(page)
-  await expect(page).toHaveURL(/\/auth\/carreras$/)
-  expect(await sessionOf(page)).toMatchObject({ mail: tutor.email, role: 'tutor' })
-})
+    // With xms_edov the tenant vouches for the email's domain: the tutor's
+    // own account links, and from then on its object id decides.
+    const oid = '5d1c0e9a-0000-4000-8000-00000000a001'
+    await issuer.setNext({
+      user: { email: tutor.email, preferredUsername: 'ttutora@contoso.onmicrosoft.com', emailVerified: true, name: tutor.name, oid },
+    })
+    await popupSignIn(page)
+    await expect(page).toHaveURL(/\/auth\/carreras$/)
+    expect(await sessionOf(page)).toMatchObject({ mail: tutor.email, role: 'tutor' })
+    await nav(page).getByRole('button', { name: 'Cerrar Sesión' }).click()
+    // The sign-out must have reached the server before /login is loaded, or
+    // the page would find the session and move on to /auth/carreras.
+    await expect.poll(() => sessionOf(page)).toBeNull()
+    await page.goto('/login')
+    await issuer.setNext({
+      user: { email: uniqueEmail('renombrada'), preferredUsername: 'otro@contoso.onmicrosoft.com', name: tutor.name, oid },
+    })
+    await popupSignIn(page)
+    await expect(page).toHaveURL(/\/auth\/carreras$/)
+    expect(await sessionOf(page)).toMatchObject({ mail: tutor.email, role: 'tutor' })
+  },
+)
 
 // A server that requires tutors to use the university account.
 const test = base.extend<object, { msOnly: ServerHandle }>({
@@ -61,15 +74,22 @@ const test = base.extend<object, { msOnly: ServerHandle }>({
   ],
 })
 
-test('with TUTORS_REQUIRE_MICROSOFT a tutor’s password is refused with a clear message; Iniciar con UTPL works', async ({ page, issuer, msOnly }) => {
+test('with TUTORS_REQUIRE_MICROSOFT a tutor’s password is refused with a clear message; Iniciar con UTPL works', async ({
+  page,
+  issuer,
+  msOnly,
+}) => {
   const tutor = await msOnly.createUser('tutor')
   const student = await msOnly.createUser('estudiante')
   await page.goto(`${msOnly.url}/login`)
   await page.getByLabel('Correo Electrónico').fill(tutor.email)
   await page.getByLabel('Contraseña', { exact: true }).fill(tutor.password)
   await page.getByRole('button', { name: 'Continuar' }).click()
-  await expectDialog(page, 'Use su cuenta institucional',
-    'Los tutores ingresan con su cuenta institucional: use el botón «Iniciar con UTPL», que pide la verificación de la universidad.')
+  await expectDialog(
+    page,
+    'Use su cuenta institucional',
+    'Los tutores ingresan con su cuenta institucional: use el botón «Iniciar con UTPL», que pide la verificación de la universidad.',
+  )
   await closeDialog(page)
   expect(await sessionOf(page, msOnly.url)).toBeNull()
   // A wrong password still gets the usual dialog.

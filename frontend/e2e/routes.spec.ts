@@ -74,7 +74,11 @@ test('a revoked session on a guarded page sends the user to /inicio', async ({ p
   await expect(page).toHaveURL(/\/inicio$/)
 })
 
-test('a session revoked while the app is open ends on /inicio at the next request, local storage cleared', async ({ page, server, request }) => {
+test('a session revoked while the app is open ends on /inicio at the next request, local storage cleared', async ({
+  page,
+  server,
+  request,
+}) => {
   const student = await server.createUser('estudiante')
   await signIn(page, student)
   await page.goto('/auth/carreras')

@@ -9,7 +9,14 @@ for (const viewport of [
   test(`simulator and history pages are accessible (${viewport.name})`, async ({ page, server }) => {
     test.setTimeout(120_000)
     await page.setViewportSize(viewport)
-    const { student } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1, thinkSec: 30, answerSec: 30, closingSec: 30 })
+    const { student } = await classroom(server, {
+      preparationSec: 60,
+      presentationSec: 60,
+      questions: 1,
+      thinkSec: 30,
+      answerSec: 30,
+      closingSec: 30,
+    })
     await signIn(page, student)
 
     await page.goto('/test')

@@ -7,7 +7,14 @@ const busyText = 'El servidor está ocupado; sus grabaciones se guardan y se env
 
 test('a busy server (503 with Retry-After) delays the uploads calmly and loses nothing', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 30,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
 
@@ -19,7 +26,13 @@ test('a busy server (503 with Retry-After) delays the uploads calmly and loses n
       await route.fulfill({
         status: 503,
         headers: { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '1' },
-        body: JSON.stringify({ error: { code: 'server_busy', message: 'El servidor está ocupado. Intente de nuevo en unos segundos.', details: { retryAfterSeconds: 1 } } }),
+        body: JSON.stringify({
+          error: {
+            code: 'server_busy',
+            message: 'El servidor está ocupado. Intente de nuevo en unos segundos.',
+            details: { retryAfterSeconds: 1 },
+          },
+        }),
       })
       return
     }
@@ -42,10 +55,15 @@ test('a busy server (503 with Retry-After) delays the uploads calmly and loses n
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
-    .poll(async () => {
-      const [local] = await localRecordings(page, id)
-      const [remote] = (await getAttempt(page, id)).recordings
-      return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq && local.nextSeq >= 2
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const [local] = await localRecordings(page, id)
+        const [remote] = (await getAttempt(page, id)).recordings
+        return (
+          local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq && local.nextSeq >= 2
+        )
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true)
 })

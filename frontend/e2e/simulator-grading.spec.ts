@@ -7,7 +7,11 @@ import { score, type AttemptJSON } from './support/admin'
 
 const es = (n: number) => n.toLocaleString('es-EC', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
-test('a Simulacro recorded in the browser is graded by the tutor, and the student sees the grade and the comments', async ({ page, server, browser }) => {
+test('a Simulacro recorded in the browser is graded by the tutor, and the student sees the grade and the comments', async ({
+  page,
+  server,
+  browser,
+}) => {
   test.setTimeout(180_000)
   // A long preparation, ended with its button once the notes are saved; the
   // recorded phases end by themselves at their limits.
@@ -30,10 +34,13 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()
   await expect(page.getByRole('heading', { name: 'Compare su preparación con el caso' })).toBeVisible({ timeout: 40_000 })
   await expect
-    .poll(async () => {
-      const a = await getAttempt(page, id)
-      return a.recordings.map((r) => `${a.phases[r.phase].kind}:${r.complete && r.chunks > 0 && r.bytes > 0}`).sort()
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const a = await getAttempt(page, id)
+        return a.recordings.map((r) => `${a.phases[r.phase].kind}:${r.complete && r.chunks > 0 && r.bytes > 0}`).sort()
+      },
+      { timeout: 30_000 },
+    )
     .toEqual(['answer:true', 'closing:true', 'presentation:true'])
   await page.getByRole('link', { name: 'Ver resultado' }).click()
   await expect(page).toHaveURL(new RegExp(`/auth/historial/${id}$`))
@@ -45,7 +52,10 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   await signIn(tp, tutor)
   await tp.goto('/admin')
   await expect(tp.getByRole('link', { name: /Calificar.*1 por calificar/ })).toBeVisible()
-  await tp.getByRole('link', { name: /Calificar/ }).first().click()
+  await tp
+    .getByRole('link', { name: /Calificar/ })
+    .first()
+    .click()
   await expect(tp).toHaveURL(/\/admin\/calificar$/)
   await expect(tp.getByRole('heading', { name: 'Intentos por calificar (1)' })).toBeVisible()
   const attempt = await tutorView(tp, id)
@@ -61,7 +71,8 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   // Every recording of the Simulacro loads and seeks; the tutor plays the
   // presentation and it advances.
   await expectPlayable(tp, 3)
-  for (const name of ['Exposición', 'Pregunta 1: respuesta', 'Alegato de cierre']) await expect(tp.getByLabel(`Grabación: ${name}`)).toBeVisible()
+  for (const name of ['Exposición', 'Pregunta 1: respuesta', 'Alegato de cierre'])
+    await expect(tp.getByLabel(`Grabación: ${name}`)).toBeVisible()
   const presentation = tp.getByLabel('Grabación: Exposición')
   // A click on the page is the user gesture the autoplay policy asks for.
   await tp.getByRole('heading', { name: 'Grabaciones', level: 2 }).click()
@@ -70,7 +81,9 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
     el.currentTime = 0
     await el.play()
   })
-  await expect.poll(() => presentation.evaluate((el: HTMLAudioElement) => (el.paused ? -1 : el.currentTime)), { timeout: 15_000 }).toBeGreaterThan(0.5)
+  await expect
+    .poll(() => presentation.evaluate((el: HTMLAudioElement) => (el.paused ? -1 : el.currentTime)), { timeout: 15_000 })
+    .toBeGreaterThan(0.5)
   await presentation.evaluate((el: HTMLAudioElement) => el.pause())
 
   // The grade: the rubric (one criterion higher than the rest) and a comment.
@@ -100,7 +113,9 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   const item = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: attempt.case.title }) })
   await expect(item).toHaveCount(1)
   await expect(item).toContainText('Simulacro')
-  await expect(item.getByText('Tutor:').locator('..')).toHaveText(`Tutor:${es(expected)}/ 10 · ${expected >= attempt.rubric.passScore ? 'Aprobado' : 'No aprobado'}`)
+  await expect(item.getByText('Tutor:').locator('..')).toHaveText(
+    `Tutor:${es(expected)}/ 10 · ${expected >= attempt.rubric.passScore ? 'Aprobado' : 'No aprobado'}`,
+  )
   // ...and the result both marks, the comments, the tutor's levels.
   await item.getByRole('link', { name: attempt.case.title }).click()
   await expect(page).toHaveURL(new RegExp(`/auth/historial/${id}$`))

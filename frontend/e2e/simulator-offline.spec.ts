@@ -4,7 +4,14 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttem
 
 test('offline during a recording: chunks wait in the browser, then reach the server', async ({ page, context, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 30,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -25,11 +32,14 @@ test('offline during a recording: chunks wait in the browser, then reach the ser
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
-    .poll(async () => {
-      const [local] = await localRecordings(page, id)
-      const [remote] = (await getAttempt(page, id)).recordings
-      return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const [local] = await localRecordings(page, id)
+        const [remote] = (await getAttempt(page, id)).recordings
+        return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true)
   const a = await getAttempt(page, id)
   expect(a.recordings).toHaveLength(1)

@@ -4,7 +4,14 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttem
 
 test('a reload during the presentation resumes the attempt with a new part and loses no chunk', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 30,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -32,10 +39,13 @@ test('a reload during the presentation resumes the attempt with a new part and l
 
   // Part 1 was closed with what it had; the server ends with all of it.
   await expect
-    .poll(async () => {
-      const [part1] = await localRecordings(page, id)
-      return part1.completed && part1.pendingChunks === 0
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const [part1] = await localRecordings(page, id)
+        return part1.completed && part1.pendingChunks === 0
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true)
   const [part1] = await localRecordings(page, id)
   expect(part1.id).toBe(before.id)
@@ -48,14 +58,17 @@ test('a reload during the presentation resumes the attempt with a new part and l
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
-    .poll(async () => {
-      const local = (await localRecordings(page, id)).filter((l) => l.phase === 1)
-      const server = (await getAttempt(page, id)).recordings
-      return local.map((l) => {
-        const s = server.find((r) => r.id === l.id)
-        return `${l.phase}:${l.nextSeq > 0 && s?.complete === true && s.chunks === l.nextSeq}`
-      })
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const local = (await localRecordings(page, id)).filter((l) => l.phase === 1)
+        const server = (await getAttempt(page, id)).recordings
+        return local.map((l) => {
+          const s = server.find((r) => r.id === l.id)
+          return `${l.phase}:${l.nextSeq > 0 && s?.complete === true && s.chunks === l.nextSeq}`
+        })
+      },
+      { timeout: 20_000 },
+    )
     .toEqual(['1:true', '1:true'])
 
   // The result page names the two parts.
@@ -67,7 +80,14 @@ test('a reload during the presentation resumes the attempt with a new part and l
 })
 
 test('an attempt runs in one tab only; the other tab waits without touching its recordings', async ({ page, context, server }) => {
-  const { student } = await classroom(server, { preparationSec: 2, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 2,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await expect(phaseHeading(page)).toHaveText('Exposición', { timeout: 10_000 })

@@ -9,7 +9,14 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttem
 
 test('the server is killed during the presentation and started again: the take completes and plays', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student } = await classroom(server, { preparationSec: 30, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 30,
+    presentationSec: 60,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -26,11 +33,14 @@ test('the server is killed during the presentation and started again: the take c
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
-    .poll(async () => {
-      const [local] = await localRecordings(page, id)
-      const [remote] = (await getAttempt(page, id)).recordings
-      return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const [local] = await localRecordings(page, id)
+        const [remote] = (await getAttempt(page, id)).recordings
+        return local.completed && local.pendingChunks === 0 && remote?.complete === true && remote.chunks === local.nextSeq
+      },
+      { timeout: 20_000 },
+    )
     .toBe(true)
 
   // The whole take plays, and a player can seek in it.

@@ -7,7 +7,11 @@ import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, recordSp
 // buttons, so a slow machine cannot skip the think time it looks at.
 const long = { preparationSec: 120, presentationSec: 120, questions: 2, thinkSec: 60, answerSec: 60, closingSec: 60 }
 
-const question = (page: Page) => page.getByRole('region', { name: /^Pregunta \d del tribunal$/ }).locator('p').first()
+const question = (page: Page) =>
+  page
+    .getByRole('region', { name: /^Pregunta \d del tribunal$/ })
+    .locator('p')
+    .first()
 
 async function followUps(page: Page, id: string): Promise<string[]> {
   const res = await page.request.get(`/api/attempts/${id}`)

@@ -1,7 +1,10 @@
 // Entrenamiento allows pausing, resuming and skipping; Simulacro does not.
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttempt } from './support/simulator'
 
-test('Entrenamiento: area and difficulty filters, pause and resume stop the clock, skip, structure guide, abandon', async ({ page, server }) => {
+test('Entrenamiento: area and difficulty filters, pause and resume stop the clock, skip, structure guide, abandon', async ({
+  page,
+  server,
+}) => {
   test.setTimeout(120_000)
   const { student } = await classroom(server, { preparationSec: 60, presentationSec: 60, questions: 1 })
   await signIn(page, student)
@@ -20,7 +23,10 @@ test('Entrenamiento: area and difficulty filters, pause and resume stop the cloc
   const id = await chooseAndStart(page, 'Entrenamiento', 'Constitucional', 'Básico')
   await expect(page.getByText(/^Constitucional/).first()).toBeVisible()
   const drawn = await page.request.get(`/api/attempts/${id}`)
-  expect(((await drawn.json()) as { case: { difficulty: string; area: string } }).case).toMatchObject({ area: 'Constitucional', difficulty: 'basico' })
+  expect(((await drawn.json()) as { case: { difficulty: string; area: string } }).case).toMatchObject({
+    area: 'Constitucional',
+    difficulty: 'basico',
+  })
 
   // Pause: the clock stops on the server and on the page.
   await expect(phaseHeading(page)).toHaveText('Preparación')

@@ -1,5 +1,16 @@
 // The simulator from the first screen to the result (docs/product.md, /test).
-import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable, localRecordings } from './support/simulator'
+import {
+  test,
+  expect,
+  classroom,
+  signIn,
+  chooseAndStart,
+  phaseHeading,
+  rateAll,
+  getAttempt,
+  expectPlayable,
+  localRecordings,
+} from './support/simulator'
 
 test('a full Simulacro: device check, draw, every phase at its limit, self-assessment, reveal and result', async ({ page, server }) => {
   test.setTimeout(120_000)
@@ -19,7 +30,11 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   await page.getByRole('radio', { name: /^Simulacro/ }).check()
   await expect(page.getByLabel('Área del derecho', { exact: true })).toHaveCount(0)
   await expect(page.getByLabel('Dificultad', { exact: true })).toHaveCount(0)
-  await expect(page.getByText('En el simulacro el caso se sortea entre todas las áreas según la combinación de dificultades de la carrera: 25 % básico, 50 % intermedio y 25 % avanzado.')).toBeVisible()
+  await expect(
+    page.getByText(
+      'En el simulacro el caso se sortea entre todas las áreas según la combinación de dificultades de la carrera: 25 % básico, 50 % intermedio y 25 % avanzado.',
+    ),
+  ).toBeVisible()
 
   const id = await chooseAndStart(page, 'Simulacro')
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Simulacro:')
@@ -68,10 +83,13 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
 
   // The server has every chunk of every recorded phase.
   await expect
-    .poll(async () => {
-      const a = await getAttempt(page, id)
-      return a.recordings.map((r) => `${a.phases[r.phase].kind}:${r.complete && r.chunks > 0}`).sort()
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const a = await getAttempt(page, id)
+        return a.recordings.map((r) => `${a.phases[r.phase].kind}:${r.complete && r.chunks > 0}`).sort()
+      },
+      { timeout: 20_000 },
+    )
     .toEqual(['answer:true', 'answer:true', 'closing:true', 'presentation:true'])
   // One take per recorded phase, none empty (no take restarted between phases).
   expect((await localRecordings(page, id)).map((r) => `${r.phase}:${r.nextSeq > 0}`)).toEqual(['1:true', '3:true', '5:true', '6:true'])

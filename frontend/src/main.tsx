@@ -3,14 +3,24 @@ import { createRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
 import { AppProviders } from '@/app/providers'
 import { AppRoutes } from '@/app/router'
+import { ErrorBoundary } from '@/components/ErrorBoundary'
+import { reloadOnceForNewVersion } from '@/lib/stale-chunk'
 import './index.css'
+
+// Vite reports a chunk it could not preload (a deploy replaced it) here;
+// reloading once picks up the new version (lib/stale-chunk).
+window.addEventListener('vite:preloadError', (event) => {
+  if (reloadOnceForNewVersion()) event.preventDefault()
+})
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <AppProviders>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </AppProviders>
+    <ErrorBoundary>
+      <AppProviders>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AppProviders>
+    </ErrorBoundary>
   </StrictMode>,
 )

@@ -29,8 +29,9 @@
 // (DATABASE_URL from -database-url or TEST_DATABASE_URL, e.g. under
 // scripts/with-postgres.sh), or -url: any running deployment (then -data-dir
 // or -database-url let the terminal commands create the users, and -pids the
-// processes whose memory and CPU are sampled). -target cluster is the hook
-// for the two-instance harness (see clusterTarget).
+// processes whose memory and CPU are sampled), or cluster: two instances on
+// one PostgreSQL database and one bucket (fake Cloud Storage) behind a
+// round-robin proxy, as on Cloud Run.
 //
 // Setup — users (terminal commands), tutors' groups and the short
 // blueprint (API) — is not measured. For the sqlite and postgres targets it
@@ -222,9 +223,8 @@ func (o *options) validate() error {
 	switch o.target {
 	case "sqlite", "postgres":
 	case "cluster":
-		if o.url == "" {
-			return errors.New(clusterTarget)
-		}
+		// Two instances share a store and a bucket.
+		o.media = "bucket"
 	default:
 		return fmt.Errorf("-target must be sqlite, postgres or cluster, not %q", o.target)
 	}
@@ -249,8 +249,11 @@ func (o *options) validate() error {
 			o.databaseURL = os.Getenv("DATABASE_URL")
 		}
 	}
-	if o.target == "postgres" && o.databaseURL == "" && o.url == "" {
-		return errors.New("-target postgres needs -database-url (or run under scripts/with-postgres.sh)")
+	if o.databaseURL == "" && (o.target == "cluster") {
+		o.databaseURL = os.Getenv("TEST_DATABASE_URL")
+	}
+	if (o.target == "postgres" || o.target == "cluster") && o.databaseURL == "" && o.url == "" {
+		return errors.New("-target " + o.target + " needs -database-url (or run under scripts/with-postgres.sh)")
 	}
 	if o.url != "" && o.dataDir == "" && o.databaseURL == "" {
 		return errors.New("-url needs -data-dir (SQLite) or -database-url (PostgreSQL) for the terminal commands that create the users")
@@ -271,12 +274,6 @@ func (o *options) validate() error {
 	}
 	return nil
 }
-
-// clusterTarget explains the hook for the two-instance deployment.
-const clusterTarget = `-target cluster: the two-instance harness (PostgreSQL, recordings in a bucket, two servers behind a
-round-robin proxy) is not part of this branch. Start it, then run
-  examday-bench -target cluster -url http://PROXY -database-url postgres://… -pids PID1,PID2,PGPID -mode storm
-(-url drives any running deployment; see docs/performance.md)`
 
 func (o options) pidList() ([]int, error) {
 	var out []int

@@ -89,6 +89,10 @@ func (d *deployment) stop() {
 // serverEnv is the environment of a server started here.
 func serverEnv(o options, iss *issuer) []string {
 	env := []string{"ALLOW_SHORT_TIMINGS=true", "TRUST_PROXY=true"}
+	if o.target == "cluster" {
+		// The benchmark's client address, then the round-robin proxy's.
+		env = []string{"ALLOW_SHORT_TIMINGS=true", "TRUST_PROXY_HOPS=2"}
+	}
 	if iss != nil {
 		env = append(env, iss.env...)
 	}
@@ -136,7 +140,8 @@ func deploy(ctx context.Context, o options, iss *issuer) (*deployment, *fixture,
 			return nil, nil, err
 		}
 		d.cliEnv = []string{"DATA_DIR=" + dir}
-	case "postgres":
+	case "postgres", "cluster":
+		key := strings.ReplaceAll(key, "-", "_") // a PostgreSQL identifier
 		tmplURL, err := withDatabase(o.databaseURL, "examday_tmpl_"+key)
 		if err != nil {
 			return nil, nil, err
@@ -176,6 +181,30 @@ func deploy(ctx context.Context, o options, iss *issuer) (*deployment, *fixture,
 	}
 	d.stops = append(d.stops, srv.Stop)
 	d.base, d.pids, d.log = srv.URL, []int{srv.PID()}, srv.Log
+	if o.target == "cluster" {
+		// A second instance on the same database and bucket, and a
+		// round-robin proxy in front of both, as Cloud Run's load
+		// balancer spreads one student's requests over instances.
+		second := filepath.Join(dir, "second")
+		if err := os.MkdirAll(second, 0o755); err != nil {
+			return nil, nil, err
+		}
+		srv2, err := benchkit.StartServer(ctx, benchkit.ServerOptions{Bin: o.bin, DataDir: second, LogLevel: o.logLevel, Env: env})
+		if err != nil {
+			return nil, nil, err
+		}
+		d.stops = append(d.stops, srv2.Stop)
+		proxy, err := benchkit.StartRoundRobin(srv.URL, srv2.URL)
+		if err != nil {
+			return nil, nil, err
+		}
+		d.stops = append(d.stops, func() {
+			logf("the proxy sent %v requests to the two instances", proxy.Served())
+			proxy.Close()
+		})
+		logf("two instances behind a round-robin proxy at %s", proxy.URL)
+		d.base, d.pids = proxy.URL, append(d.pids, srv2.PID())
+	}
 	ok = true
 	return d, fx, nil
 }

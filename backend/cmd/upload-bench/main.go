@@ -67,6 +67,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
 )
 
 // The upload budget (README.md, "Tests"): 200 students recording at once for
@@ -267,7 +269,7 @@ func run(ctx context.Context, o options) (*summary, error) {
 
 	base, pid, dataDir := o.url, o.pid, o.dataDir
 	pids := []int{o.pid}
-	var prox *roundRobin
+	var prox *benchkit.RoundRobin
 	if base == "" {
 		if o.tmp != "" {
 			if err := os.MkdirAll(o.tmp, 0o755); err != nil {
@@ -325,12 +327,13 @@ func run(ctx context.Context, o options) (*summary, error) {
 			}
 			defer srv2.stop()
 			pids = append(pids, srv2.cmd.Process.Pid)
-			proxy, err := startProxy(srv.url, srv2.url)
+			proxy, err := benchkit.StartRoundRobin(srv.url, srv2.url)
 			if err != nil {
 				return nil, err
 			}
 			defer proxy.Close()
-			base, prox = proxy.url, proxy
+			logf("round-robin proxy at %s", proxy.URL)
+			base, prox = proxy.URL, proxy
 		}
 		sum.RSSFreshMiB = rssOf(pids)
 	}
@@ -354,7 +357,7 @@ func run(ctx context.Context, o options) (*summary, error) {
 	}
 	origin := upload(ctx, o, base, s, sum, mon)
 	if prox != nil {
-		sum.ProxyServed = prox.served()
+		sum.ProxyServed = prox.Served()
 	}
 	stopPerf()
 	mon.stopAndSummarize(sum, origin)

@@ -576,4 +576,4 @@ func Variables() []string {
 
 // OtherVariables are read from the environment by something other than
 // Load: the Google Cloud client libraries (emulators) and the Go runtime.
-var OtherVariables = []string{"FIRESTORE_EMULATOR_HOST", "STORAGE_EMULATOR_HOST", "GOMEMLIMIT"}
+var OtherVariables = []string{"FIRESTORE_EMULATOR_HOST", "STORAGE_EMULATOR_HOST", "GOMEMLIMIT", "AUTOMEMLIMIT"}

@@ -112,7 +112,9 @@ func (s *Service) Login(ctx context.Context, r LoginRequest, toolURL string) (Lo
 	case r.TargetLinkURI == "":
 		return LoginResult{}, refuse("target_link_uri", "login initiation without target_link_uri", msgMissing, http.StatusBadRequest)
 	}
-	if !s.logins.allow(r.ClientAddress) {
+	if ok, err := s.allowLogin(ctx, r.ClientAddress); err != nil {
+		return LoginResult{}, err
+	} else if !ok {
 		return LoginResult{}, refuse("login", "too many login initiations from "+r.ClientAddress, msgTooMany, http.StatusTooManyRequests)
 	}
 	platforms, err := s.store.ListLTIPlatforms(ctx)

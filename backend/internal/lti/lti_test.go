@@ -369,3 +369,37 @@ func TestSafeTargetStaysOnTheSite(t *testing.T) {
 		}
 	}
 }
+
+// Login initiations are counted per client address in the store, so two
+// instances (two services on one store) share the allowance, and the
+// count is forgotten when its window ends.
+func TestLoginInitiationsPerAddressAreCountedAcrossInstances(t *testing.T) {
+	f := newFixture(t, true)
+	other := lti.NewService(f.store, f.groups, lti.Options{Now: f.clock.Now})
+	info := f.platform.Info()
+	r := lti.LoginRequest{Issuer: info.Issuer, LoginHint: "s-ana", TargetLinkURI: f.toolURL + lti.LaunchPath,
+		ClientID: info.ClientID, ClientAddress: "203.0.113.7"}
+	for i := range 600 {
+		svc := f.svc
+		if i%2 == 1 {
+			svc = other
+		}
+		if _, err := svc.Login(ctx, r, f.toolURL); err != nil {
+			t.Fatalf("login %d: %v", i+1, err)
+		}
+	}
+	for _, svc := range []*lti.Service{f.svc, other} {
+		if _, err := svc.Login(ctx, r, f.toolURL); claimOf(err) != "login" {
+			t.Fatalf("login 601 = %v; want the refusal for too many", err)
+		}
+	}
+	elsewhere := r
+	elsewhere.ClientAddress = "198.51.100.9"
+	if _, err := other.Login(ctx, elsewhere, f.toolURL); err != nil {
+		t.Fatalf("another address: %v", err)
+	}
+	f.clock.Advance(10 * time.Minute)
+	if _, err := other.Login(ctx, r, f.toolURL); err != nil {
+		t.Fatalf("after the window: %v", err)
+	}
+}

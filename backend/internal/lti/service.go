@@ -30,7 +30,6 @@ type Service struct {
 	client *http.Client
 	log    *slog.Logger
 	now    func() time.Time
-	logins *rateLimit
 
 	originsMu     sync.Mutex
 	origins       []string
@@ -64,7 +63,6 @@ func NewService(s store.Store, g *groups.Service, o Options) *Service {
 		keys:   newKeys(s, o.Now),
 		remote: newRemoteKeys(o.HTTPClient, o.Now),
 		tokens: &tokenCache{m: map[string]cachedToken{}},
-		logins: newRateLimit(loginsPerAddress, 10*time.Minute, o.Now),
 		wake:   make(chan struct{}, 1),
 	}
 }
@@ -211,32 +209,23 @@ func hashKey(parts ...string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// rateLimit counts events per key in fixed windows (per process).
-type rateLimit struct {
-	max    int
-	window time.Duration
-	now    func() time.Time
+// loginsPerAddress bounds login initiations per client address in
+// loginWindow: a classroom behind one address launches a few dozen.
+const (
+	loginsPerAddress = 600
+	loginWindow      = 10 * time.Minute
+)
 
-	mu     sync.Mutex
-	start  time.Time
-	counts map[string]int
-}
-
-const loginsPerAddress = 600 // per 10 minutes: a classroom behind one address
-
-func newRateLimit(max int, window time.Duration, now func() time.Time) *rateLimit {
-	return &rateLimit{max: max, window: window, now: now, counts: map[string]int{}}
-}
-
-func (r *rateLimit) allow(key string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if now := r.now(); now.Sub(r.start) >= r.window {
-		r.start, r.counts = now, map[string]int{}
-	}
-	if r.counts[key] >= r.max {
-		return false
-	}
-	r.counts[key]++
-	return true
+// allowLogin counts a login initiation from addr in the store's counters
+// (store.Counters), so the limit holds across the server's instances.
+func (s *Service) allowLogin(ctx context.Context, addr string) (bool, error) {
+	now := s.now().UTC()
+	c, err := s.store.UpdateCounter(ctx, "limit:lti_login:"+addr, now, func(c store.Counter) store.Counter {
+		if c.IsZero() {
+			c = store.Counter{Start: now, ExpiresAt: now.Add(loginWindow)}
+		}
+		c.Count++
+		return c
+	})
+	return c.Count <= loginsPerAddress, err
 }

@@ -38,7 +38,10 @@ export async function userIdOf(api: APIRequestContext): Promise<string> {
   return s.user.id
 }
 
-export async function ok<T = unknown>(res: { status: () => number; text: () => Promise<string>; json: () => Promise<unknown> }, status = 200): Promise<T> {
+export async function ok<T = unknown>(
+  res: { status: () => number; text: () => Promise<string>; json: () => Promise<unknown> },
+  status = 200,
+): Promise<T> {
   expect(res.status(), await res.text()).toBe(status)
   return (status === 204 ? undefined : await res.json()) as T
 }
@@ -61,7 +64,10 @@ export async function setShortBlueprint(tutor: APIRequestContext) {
 /** loadGroup gives the tutor an active Derecho group with these students. */
 export async function loadGroup(tutor: APIRequestContext, emails: string[]) {
   const csv = ['email,degree,name,department,faculty,modality', ...emails.map((e) => `${e},Derecho`)].join('\n') + '\n'
-  await ok(await tutor.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } } }), 201)
+  await ok(
+    await tutor.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) } } }),
+    201,
+  )
 }
 
 type Phase = { kind: string; recorded: boolean }
@@ -101,15 +107,27 @@ export function silentWav(seconds = 1, rate = 8000): Buffer {
  * presentation (one chunk: a second of silence), save notes, go through
  * every phase and assess themselves at `level` on every criterion.
  */
-export async function finishedAttempt(student: APIRequestContext, opts: { level?: number; notes?: string; area?: string } = {}): Promise<AttemptJSON> {
-  let a = await ok<AttemptJSON>(await student.post('/api/attempts', { data: { mode: 'entrenamiento', ...(opts.area ? { area: opts.area } : {}) } }), 201)
+export async function finishedAttempt(
+  student: APIRequestContext,
+  opts: { level?: number; notes?: string; area?: string } = {},
+): Promise<AttemptJSON> {
+  let a = await ok<AttemptJSON>(
+    await student.post('/api/attempts', { data: { mode: 'entrenamiento', ...(opts.area ? { area: opts.area } : {}) } }),
+    201,
+  )
   const presentation = a.phases.findIndex((p) => p.kind === 'presentation')
   // The server takes a recording only once its phase has started.
   if (opts.notes) await ok(await student.put(`/api/attempts/${a.id}/notes`, { data: { notes: opts.notes } }), 204)
-  while (a.current < presentation) a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/skip`, { data: { from: a.current } }))
+  while (a.current < presentation)
+    a = await ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/skip`, { data: { from: a.current } }))
   const rid = randomUUID()
   await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}`, { data: { phase: presentation, mimeType: 'audio/wav' } }))
-  await ok(await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, { data: silentWav(), headers: { 'Content-Type': 'application/octet-stream' } }))
+  await ok(
+    await student.put(`/api/attempts/${a.id}/recordings/${rid}/chunks/0`, {
+      data: silentWav(),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    }),
+  )
   await ok(await student.post(`/api/attempts/${a.id}/recordings/${rid}/complete`, { data: { chunks: 1, durationMs: 1000 } }))
   while (a.phases[a.current]?.kind !== 'self_assessment') {
     const action = a.phases[a.current].recorded ? 'advance' : 'skip'

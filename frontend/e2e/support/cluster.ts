@@ -68,7 +68,10 @@ async function storeEnv(store: ClusterStore): Promise<Record<string, string>> {
     base.pathname = `/${name}`
     return { DATABASE_URL: base.toString() }
   }
-  return { DATABASE_URL: `firestore://demo-cluster-${tag.replace(/_/g, '-')}`, FIRESTORE_EMULATOR_HOST: process.env.TEST_FIRESTORE_EMULATOR_HOST! }
+  return {
+    DATABASE_URL: `firestore://demo-cluster-${tag.replace(/_/g, '-')}`,
+    FIRESTORE_EMULATOR_HOST: process.env.TEST_FIRESTORE_EMULATOR_HOST!,
+  }
 }
 
 const chunkPut = /^\/api\/attempts\/[^/]+\/recordings\/[^/]+\/chunks\/\d+$/

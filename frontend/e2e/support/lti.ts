@@ -101,8 +101,24 @@ export async function startPlatform(toolURL: string): Promise<PlatformHandle> {
 
 /** registerPlatform registers the platform in the server from the terminal, tutors allowed. */
 export async function registerPlatform(server: ServerHandle, p: PlatformHandle) {
-  await server.cli('lti', 'platforms', 'add', '--issuer', p.issuer, '--client-id', p.clientId, '--deployment-id', p.deploymentId,
-    '--auth-url', p.authUrl, '--token-url', p.tokenUrl, '--jwks-url', p.jwksUrl, '--allow-tutors')
+  await server.cli(
+    'lti',
+    'platforms',
+    'add',
+    '--issuer',
+    p.issuer,
+    '--client-id',
+    p.clientId,
+    '--deployment-id',
+    p.deploymentId,
+    '--auth-url',
+    p.authUrl,
+    '--token-url',
+    p.tokenUrl,
+    '--jwks-url',
+    p.jwksUrl,
+    '--allow-tutors',
+  )
 }
 
 /** test: admin's server (short timings allowed) with a registered fake platform per worker. */

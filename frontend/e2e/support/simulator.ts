@@ -44,7 +44,9 @@ export async function classroom(server: ServerHandle, blueprint: Partial<ShortBl
   const bp = await tutorApi.put('/api/admin/config/derecho/blueprint', { data: { degreeId: 'derecho', ...shortBlueprint, ...blueprint } })
   expect(bp.status(), await bp.text()).toBe(200)
   const roster = Buffer.from(`email,degree,name,department,faculty,modality\r\n${student.email},Derecho\r\n`, 'utf8')
-  const group = await tutorApi.post('/api/admin/group', { multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: roster } } })
+  const group = await tutorApi.post('/api/admin/group', {
+    multipart: { file: { name: 'grupo.csv', mimeType: 'text/csv', buffer: roster } },
+  })
   expect(group.status(), await group.text()).toBe(201)
   return { tutor, student, tutorApi }
 }
@@ -54,7 +56,16 @@ export async function signIn(page: Page, user: TestUser) {
   expect(res.status(), await res.text()).toBe(200)
 }
 
-export type ServerRecording = { id: string; phase: number; chunks: number; bytes: number; durationMs: number; complete: boolean; deleted: boolean; createdAt: string }
+export type ServerRecording = {
+  id: string
+  phase: number
+  chunks: number
+  bytes: number
+  durationMs: number
+  complete: boolean
+  deleted: boolean
+  createdAt: string
+}
 export type ServerAttempt = {
   id: string
   status: string
@@ -79,7 +90,12 @@ export function attemptIdOf(page: Page): string {
 }
 
 // chooseAndStart goes through the first screen and the microphone check.
-export async function chooseAndStart(page: Page, mode: 'Entrenamiento' | 'Simulacro', area?: string, difficulty?: 'Básico' | 'Intermedio' | 'Avanzado') {
+export async function chooseAndStart(
+  page: Page,
+  mode: 'Entrenamiento' | 'Simulacro',
+  area?: string,
+  difficulty?: 'Básico' | 'Intermedio' | 'Avanzado',
+) {
   await page.goto('/test')
   await expect(page.getByRole('heading', { name: 'Simulador', level: 1 })).toBeVisible()
   await page.getByRole('radio', { name: new RegExp(`^${mode}`) }).check()
@@ -116,7 +132,7 @@ export async function localRecordings(page: Page, attemptId: string): Promise<Lo
       r.onerror = () => reject(r.error)
     })
     try {
-      const all = <T,>(store: string) =>
+      const all = <T>(store: string) =>
         new Promise<T[]>((resolve, reject) => {
           const tx = db.transaction(store, 'readonly')
           const r = tx.objectStore(store).getAll()
@@ -124,7 +140,17 @@ export async function localRecordings(page: Page, attemptId: string): Promise<Lo
           r.onerror = () => reject(r.error)
         })
       if (!db.objectStoreNames.contains('recordings')) return []
-      const recs = (await all<{ id: string; attemptId: string; phase: number; nextSeq: number; stopped: boolean; completed: boolean; createdAt: number }>('recordings'))
+      const recs = (
+        await all<{
+          id: string
+          attemptId: string
+          phase: number
+          nextSeq: number
+          stopped: boolean
+          completed: boolean
+          createdAt: number
+        }>('recordings')
+      )
         .filter((r) => r.attemptId === attemptId)
         .sort((a, b) => a.createdAt - b.createdAt)
       const chunks = await all<{ recordingId: string }>('chunks')
@@ -187,7 +213,9 @@ export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, record
     }
     // A short phase may end by itself while we wait (the server's clock
     // closes it): then there is no button left to press.
-    const finish = page.getByRole('button', { name: /^(Terminar preparación|Terminar exposición|Responder ahora|Terminar respuesta|Terminar cierre)$/ })
+    const finish = page.getByRole('button', {
+      name: /^(Terminar preparación|Terminar exposición|Responder ahora|Terminar respuesta|Terminar cierre)$/,
+    })
     if ((await phaseHeading(page).textContent()) === title) await finish.click({ timeout: 5_000 }).catch(() => undefined)
     await expect(phaseHeading(page)).not.toHaveText(title, { timeout: 20_000 })
   }

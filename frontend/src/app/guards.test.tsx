@@ -66,7 +66,16 @@ describe('route guards (docs/product.md, Roles and sections)', () => {
     ['/login', student, '/auth/carreras'],
   ]
   for (const [path, session, want] of cases) {
-    const who = session instanceof Error ? 'failed lookup' : session === guest ? 'guest' : session === tutor ? 'tutor' : session === member ? 'member' : 'student'
+    const who =
+      session instanceof Error
+        ? 'failed lookup'
+        : session === guest
+          ? 'guest'
+          : session === tutor
+            ? 'tutor'
+            : session === member
+              ? 'member'
+              : 'student'
     it(`${who} at ${path} ends at ${want}`, async () => {
       renderAt(path, session)
       // The login page shows at once; a signed-in user is moved on once the session is known.

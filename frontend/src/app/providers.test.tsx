@@ -68,7 +68,10 @@ describe('a stale session is refreshed and the guards act on it', () => {
   })
 
   it('a 401 (session revoked) sends the user to /inicio with local storage cleared', async () => {
-    const server = serve(member, { user: null, access: { test: false, admin: false } }, '/api/me/attempts', { status: 401, code: 'unauthenticated' })
+    const server = serve(member, { user: null, access: { test: false, admin: false } }, '/api/me/attempts', {
+      status: 401,
+      code: 'unauthenticated',
+    })
     localStorage.setItem('dato', 'x')
     stop = renderApp('/auth/historial')
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/inicio'))
@@ -77,7 +80,10 @@ describe('a stale session is refreshed and the guards act on it', () => {
   })
 
   it('a 403 no_active_group on /test sends the student to /auth/carreras', async () => {
-    const server = serve(member, { user, access: { test: false, admin: false } }, '/api/exam/overview', { status: 403, code: 'no_active_group' })
+    const server = serve(member, { user, access: { test: false, admin: false } }, '/api/exam/overview', {
+      status: 403,
+      code: 'no_active_group',
+    })
     stop = renderApp('/test')
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/carreras'))
     expect(server.sessionCalls()).toBe(2)

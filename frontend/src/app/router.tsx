@@ -1,6 +1,6 @@
 import { lazy } from 'react'
 import { Navigate, Route, Routes } from 'react-router-dom'
-import { RootLayout } from '@/components/layout/RootLayout'
+import { RootLayout } from '@/app/layout/RootLayout'
 import { HomePage } from '@/features/home/routes/HomePage'
 import { LoginPage } from '@/features/auth/routes/LoginPage'
 import { paths } from '@/lib/paths'

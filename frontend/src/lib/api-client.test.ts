@@ -3,9 +3,11 @@ import { api, ApiError, busyDelay, busyRetryLimitMs, parseRetryAfter, setStaleSe
 import { serverBusyWaiting, subscribeServerBusy } from './server-busy'
 
 function mockFetch(status: number, body: unknown) {
-  return vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-    new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
-  )
+  return vi
+    .spyOn(globalThis, 'fetch')
+    .mockResolvedValue(
+      new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
+    )
 }
 
 describe('api client', () => {
@@ -17,7 +19,7 @@ describe('api client', () => {
     const [, init] = f.mock.calls[0]
     expect(init?.credentials).toBe('same-origin')
     expect(init?.body).toBe('{"a":1}')
-    expect((init?.headers as Record<string, string>)['Content-Type']).toBe('application/json')
+    expect(new Headers(init?.headers).get('Content-Type')).toBe('application/json')
   })
 
   it('turns error responses into ApiError with the server code and message', async () => {
@@ -41,7 +43,37 @@ describe('api client', () => {
     await api.post('/api/x', form)
     const [, init] = f.mock.calls[0]
     expect(init?.body).toBe(form)
-    expect((init?.headers as Record<string, string>)['Content-Type']).toBeUndefined()
+    expect(new Headers(init?.headers).get('Content-Type')).toBeNull()
+  })
+
+  it('keeps its own headers when the caller passes more', async () => {
+    const f = mockFetch(200, {})
+    const ctl = new AbortController()
+    await api.post('/api/x', { a: 1 }, { headers: { 'X-Extra': '1' }, signal: ctl.signal })
+    const [, init] = f.mock.calls[0]
+    const headers = new Headers(init?.headers)
+    expect(headers.get('Content-Type')).toBe('application/json')
+    expect(headers.get('Accept')).toBe('application/json')
+    expect(headers.get('X-Extra')).toBe('1')
+    expect(init?.signal).toBe(ctl.signal)
+    expect(init?.method).toBe('POST')
+  })
+
+  it('fetches bytes with blob, and reports a refusal as an ApiError to the stale-session handler', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValueOnce(
+      new Response('audio-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }),
+    )
+    const blob = await api.blob('/api/attempts/a/recordings/r/media')
+    expect(blob.type).toBe('audio/webm')
+    expect(await blob.text()).toBe('audio-bytes')
+
+    const stale = vi.fn()
+    const remove = setStaleSessionHandler(stale)
+    mockFetch(401, { error: { code: 'unauthenticated', message: 'Inicie sesión' } })
+    const err = await api.blob('/api/attempts/a/recordings/r/media').catch((e: unknown) => e)
+    remove()
+    expect(err).toMatchObject({ status: 401, code: 'unauthenticated' })
+    expect(stale).toHaveBeenCalledOnce()
   })
 })
 

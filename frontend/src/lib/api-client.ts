@@ -2,6 +2,7 @@
 // session cookie. Errors carry the server's code and Spanish message. A
 // request the server refuses as busy (503, or 429 server_busy) is sent again
 // after its Retry-After, with jitter, while a calm notice says so.
+import { sleep } from './retry'
 import { beginBusyWait } from './server-busy'
 
 export class ApiError extends Error {
@@ -50,20 +51,6 @@ export function busyDelay(retryAfterMs: number | undefined, attempt: number, ran
 // caller sees the error.
 export const busyRetryLimitMs = 120_000
 
-const sleep = (ms: number, signal?: AbortSignal | null) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      reject(signal?.reason)
-    }
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
-
 // isNoActiveGroup: the server refused /test's data because the student is
 // not (or no longer) in an active group.
 export function isNoActiveGroup(err: unknown): err is ApiError {
@@ -102,20 +89,30 @@ export interface CallOptions {
   retryBusy?: boolean
 }
 
-async function request<T>(method: string, path: string, body?: Body, init?: RequestInit, opts: CallOptions = {}): Promise<T> {
+// What a successful answer is read as: JSON (the API) or the bytes (media).
+type Expect = 'json' | 'blob'
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: Body,
+  init?: RequestInit,
+  opts: CallOptions = {},
+  expect: Expect = 'json',
+): Promise<T> {
   const retryBusy = opts.retryBusy ?? true
   const started = Date.now()
   let endWait: (() => void) | null = null
   try {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await requestOnce<T>(method, path, body, init)
+        return await requestOnce<T>(method, path, body, init, expect)
       } catch (err) {
         if (!retryBusy || !isServerBusy(err)) throw err
         const wait = busyDelay(err.retryAfterMs, attempt)
         if (Date.now() - started + wait > busyRetryLimitMs) throw err
         endWait ??= beginBusyWait()
-        await sleep(wait, init?.signal)
+        await sleep(wait, init?.signal ?? undefined)
       }
     }
   } finally {
@@ -123,22 +120,26 @@ async function request<T>(method: string, path: string, body?: Body, init?: Requ
   }
 }
 
-async function requestOnce<T>(method: string, path: string, body?: Body, init?: RequestInit): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+async function requestOnce<T>(method: string, path: string, body?: Body, init?: RequestInit, expect: Expect = 'json'): Promise<T> {
+  // The caller's headers are merged into ours, never the other way round: a
+  // caller's headers cannot drop the JSON Content-Type of a JSON body.
+  const headers = new Headers(init?.headers)
+  if (!headers.has('Accept')) headers.set('Accept', expect === 'json' ? 'application/json' : '*/*')
   let payload: BodyInit | undefined
   if (body instanceof FormData || body instanceof Blob) {
     payload = body
   } else if (body !== undefined) {
-    headers['Content-Type'] = 'application/json'
+    headers.set('Content-Type', 'application/json')
     payload = JSON.stringify(body)
   }
   let res: Response
   try {
-    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin', ...init })
+    res = await fetch(path, { credentials: 'same-origin', ...init, method, headers, body: payload })
   } catch {
     throw new ApiError(0, 'network', 'No se pudo conectar con el servidor. Revise su conexión e intente de nuevo.')
   }
   if (res.status === 204) return undefined as T
+  if (res.ok && expect === 'blob') return (await res.blob()) as T
   const text = await res.text()
   let data: unknown = undefined
   if (text) {
@@ -169,4 +170,7 @@ export const api = {
   put: <T>(path: string, body?: Body, init?: RequestInit, opts?: CallOptions) => request<T>('PUT', path, body, init, opts),
   patch: <T>(path: string, body?: Body, init?: RequestInit, opts?: CallOptions) => request<T>('PATCH', path, body, init, opts),
   delete: <T>(path: string, init?: RequestInit, opts?: CallOptions) => request<T>('DELETE', path, undefined, init, opts),
+  // blob GETs bytes (a recording's media) with the same session, busy and
+  // error handling as the JSON calls.
+  blob: (path: string, init?: RequestInit, opts?: CallOptions) => request<Blob>('GET', path, undefined, init, opts, 'blob'),
 }

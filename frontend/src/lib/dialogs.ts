@@ -117,4 +117,3 @@ export async function closeDialog() {
   const s = await swal()
   s.close()
 }
-

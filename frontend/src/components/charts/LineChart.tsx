@@ -85,8 +85,12 @@ export function LineChart({
         <table className="mt-2 text-left">
           <thead>
             <tr>
-              <th scope="col" className="pr-4">Serie</th>
-              <th scope="col" className="pr-4">Punto</th>
+              <th scope="col" className="pr-4">
+                Serie
+              </th>
+              <th scope="col" className="pr-4">
+                Punto
+              </th>
               <th scope="col">Valor</th>
             </tr>
           </thead>

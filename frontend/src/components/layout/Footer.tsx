@@ -13,12 +13,14 @@ export function Footer() {
   const { data: config } = useAppConfig()
   const site = config?.site
   const socials = site
-    ? ([
-        ['facebook', 'Facebook', site.facebook],
-        ['instagram', 'Instagram', site.instagram],
-        ['x', 'X (Twitter)', site.x],
-        ['youtube', 'YouTube', site.youtube],
-      ] as const).filter(([, , url]) => url)
+    ? (
+        [
+          ['facebook', 'Facebook', site.facebook],
+          ['instagram', 'Instagram', site.instagram],
+          ['x', 'X (Twitter)', site.x],
+          ['youtube', 'YouTube', site.youtube],
+        ] as const
+      ).filter(([, , url]) => url)
     : []
 
   return (

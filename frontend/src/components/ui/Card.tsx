@@ -1,6 +1,16 @@
 import type { ReactNode } from 'react'
 
-export function Card({ title, children, actions, className = '' }: { title?: ReactNode; children: ReactNode; actions?: ReactNode; className?: string }) {
+export function Card({
+  title,
+  children,
+  actions,
+  className = '',
+}: {
+  title?: ReactNode
+  children: ReactNode
+  actions?: ReactNode
+  className?: string
+}) {
   return (
     <section className={`rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6 ${className}`}>
       {(title || actions) && (

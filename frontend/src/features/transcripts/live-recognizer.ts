@@ -4,7 +4,7 @@
 // it after a silence, it follows the recorder's pauses, and it never affects
 // the recording.
 
-import type { Segment } from './api/types'
+import type { Segment } from '@/types/api'
 
 type RecognitionResult = { isFinal: boolean; 0: { transcript: string } }
 type RecognitionEvent = { resultIndex: number; results: ArrayLike<RecognitionResult> }

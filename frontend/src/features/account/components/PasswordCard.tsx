@@ -57,7 +57,13 @@ export function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
     <Card title="Contraseña">
       <form onSubmit={onSubmit} className="space-y-4">
         <p className="text-slate-700">Al cambiarla se cierran sus sesiones en otros dispositivos; esta sesión sigue abierta.</p>
-        <TextField label="Contraseña actual" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        <TextField
+          label="Contraseña actual"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
         <TextField
           label="Nueva contraseña"
           hint="Al menos 8 caracteres; no use una contraseña común ni su correo."
@@ -66,7 +72,13 @@ export function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
           value={next}
           onChange={(e) => setNext(e.target.value)}
         />
-        <TextField label="Repita la nueva contraseña" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} />
+        <TextField
+          label="Repita la nueva contraseña"
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+        />
         <Button type="submit" disabled={change.isPending}>
           {change.isPending ? 'Guardando…' : 'Cambiar contraseña'}
         </Button>

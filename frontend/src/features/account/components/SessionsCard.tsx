@@ -26,7 +26,9 @@ export function SessionsCard() {
 
   return (
     <Card title="Sesiones activas">
-      <p className="mb-4 text-slate-700">Dispositivos donde su cuenta está abierta. Si no reconoce alguno, ciérrelo y cambie su contraseña.</p>
+      <p className="mb-4 text-slate-700">
+        Dispositivos donde su cuenta está abierta. Si no reconoce alguno, ciérrelo y cambie su contraseña.
+      </p>
       {q.isPending && <Spinner label="Cargando sus sesiones…" />}
       {q.isError && <Notice tone="error">No se pudieron cargar sus sesiones. {q.error.message}</Notice>}
       {q.data && (
@@ -35,10 +37,18 @@ export function SessionsCard() {
             <caption className="sr-only">Sus sesiones activas</caption>
             <thead className="border-b border-slate-300 text-slate-700">
               <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">Dispositivo</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">Dirección</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">Inicio</th>
-                <th scope="col" className="py-2 pr-4 font-semibold">Última actividad</th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Dispositivo
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Dirección
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Inicio
+                </th>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  Última actividad
+                </th>
                 <th scope="col" className="py-2 font-semibold">
                   <span className="sr-only">Acción</span>
                 </th>
@@ -49,7 +59,9 @@ export function SessionsCard() {
                 <tr key={s.id} className="border-b border-slate-200">
                   <td className="py-2 pr-4">
                     {device(s)}
-                    {s.current && <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">Esta sesión</span>}
+                    {s.current && (
+                      <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">Esta sesión</span>
+                    )}
                   </td>
                   <td className="py-2 pr-4 break-all">{s.ip || '—'}</td>
                   <td className="py-2 pr-4">{formatDateTime(s.createdAt)}</td>
@@ -80,7 +92,8 @@ export function SessionsCard() {
           disabled={endOthers.isPending}
           onClick={() =>
             endOthers.mutate(undefined, {
-              onSuccess: ({ ended }) => void showSuccess('Sesiones cerradas', ended === 1 ? 'Se cerró 1 sesión.' : `Se cerraron ${ended} sesiones.`),
+              onSuccess: ({ ended }) =>
+                void showSuccess('Sesiones cerradas', ended === 1 ? 'Se cerró 1 sesión.' : `Se cerraron ${ended} sesiones.`),
               onError: (err) => void showApiError(err),
             })
           }

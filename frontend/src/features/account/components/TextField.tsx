@@ -1,7 +1,7 @@
 import { useId, type InputHTMLAttributes } from 'react'
+import { focusRing, inputBase } from '@/components/ui/input'
 
-const inputClass =
-  'mt-1 block w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 focus:border-brand-600 focus:ring-2 focus:ring-brand-200 focus:outline-none'
+const inputClass = `mt-1 block w-full max-w-sm ${inputBase} px-3 py-2 ${focusRing}`
 
 // TextField is a labelled input with an optional hint tied to it.
 export function TextField({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {

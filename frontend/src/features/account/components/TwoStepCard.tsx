@@ -51,10 +51,16 @@ function Start({ onStarted }: { onStarted: (s: TotpSetup) => void }) {
   return (
     <form onSubmit={onSubmit} className="space-y-4">
       <p className="text-slate-700">
-        Además de su contraseña, al ingresar se le pedirá un código de una aplicación de autenticación en su teléfono (Microsoft Authenticator,
-        Google Authenticator u otra). Así, quien conozca su contraseña no podrá entrar sin su teléfono.
+        Además de su contraseña, al ingresar se le pedirá un código de una aplicación de autenticación en su teléfono (Microsoft
+        Authenticator, Google Authenticator u otra). Así, quien conozca su contraseña no podrá entrar sin su teléfono.
       </p>
-      <TextField label="Contraseña actual" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <TextField
+        label="Contraseña actual"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
       <Button type="submit" disabled={start.isPending}>
         Configurar
       </Button>
@@ -71,7 +77,10 @@ function Confirm({ setup, onConfirmed, onCancel }: { setup: TotpSetup; onConfirm
       void showError('Error', 'Escriba el código que muestra la aplicación.')
       return
     }
-    confirm.mutate(code.trim(), { onSuccess: (r) => onConfirmed(r.recoveryCodes), onError: (err) => void showApiError(err, 'Código incorrecto') })
+    confirm.mutate(code.trim(), {
+      onSuccess: (r) => onConfirmed(r.recoveryCodes),
+      onError: (err) => void showApiError(err, 'Código incorrecto'),
+    })
   }
   return (
     <form onSubmit={onSubmit} className="space-y-4">
@@ -80,14 +89,26 @@ function Confirm({ setup, onConfirmed, onCancel }: { setup: TotpSetup; onConfirm
         <li>Escanee este código QR o, si no puede, escriba la clave que aparece debajo.</li>
         <li>Escriba el código de 6 dígitos que muestra la aplicación.</li>
       </ol>
-      <img src={setup.qr} width={240} height={240} alt="Código QR para agregar el simulador a su aplicación de autenticación" className="rounded-lg ring-1 ring-slate-200" />
+      <img
+        src={setup.qr}
+        width={240}
+        height={240}
+        alt="Código QR para agregar el simulador a su aplicación de autenticación"
+        className="rounded-lg ring-1 ring-slate-200"
+      />
       <p className="text-slate-700">
         Clave para escribir a mano:{' '}
         <code data-testid="totp-secret" className="rounded bg-slate-100 px-2 py-1 font-mono text-slate-900 select-all">
           {groups(setup.secret)}
         </code>
       </p>
-      <TextField label="Código de 6 dígitos" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+      <TextField
+        label="Código de 6 dígitos"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" disabled={confirm.isPending}>
           Activar
@@ -113,7 +134,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
     <div className="space-y-4">
       <Notice tone="success">La verificación en dos pasos está activa.</Notice>
       <Notice tone="warn">
-        Guarde ahora estos códigos de recuperación: no se volverán a mostrar. Cada uno sirve una sola vez para ingresar si no tiene su teléfono.
+        Guarde ahora estos códigos de recuperación: no se volverán a mostrar. Cada uno sirve una sola vez para ingresar si no tiene su
+        teléfono.
       </Notice>
       <ol aria-label="Códigos de recuperación" className="grid max-w-md grid-cols-2 gap-2 font-mono text-slate-900">
         {codes.map((c) => (
@@ -157,7 +179,13 @@ function Enabled({ left }: { left: number }) {
       </Notice>
       <form onSubmit={onSubmit} className="space-y-4">
         <p className="text-slate-700">Para desactivarla escriba su contraseña y un código de la aplicación (o uno de recuperación).</p>
-        <TextField label="Contraseña actual" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+        <TextField
+          label="Contraseña actual"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <TextField label="Código de verificación" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
         <Button type="submit" variant="danger" disabled={disable.isPending}>
           Desactivar

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import type { CaseBody } from '../lib/case-draft'
 import { caseKeys } from './types'
 

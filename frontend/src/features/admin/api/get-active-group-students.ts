@@ -4,8 +4,7 @@ import { groupKeys, type GroupWithMembers } from './types'
 
 export const getActiveGroupStudents = () => api.get<GroupWithMembers>('/api/admin/group/students')
 
-export const activeGroupStudentsQueryOptions = () =>
-  queryOptions({ queryKey: groupKeys.activeStudents, queryFn: getActiveGroupStudents })
+export const activeGroupStudentsQueryOptions = () => queryOptions({ queryKey: groupKeys.activeStudents, queryFn: getActiveGroupStudents })
 
 export function useActiveGroupStudents(enabled = true) {
   return useQuery({ ...activeGroupStudentsQueryOptions(), enabled })

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { caseKeys } from './types'
 
 export const getCase = (id: string) => api.get<Case>(`/api/admin/cases/${encodeURIComponent(id)}`)

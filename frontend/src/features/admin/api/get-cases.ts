@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { caseKeys, type CaseFilters } from './types'
 
 export const getCases = (f: CaseFilters) => {

@@ -6,7 +6,12 @@ import { groupKeys } from './types'
 export const searchStudents = (q: string) => api.get<User[]>(`/api/admin/students/search?q=${encodeURIComponent(q)}`)
 
 export const searchStudentsQueryOptions = (q: string) =>
-  queryOptions({ queryKey: groupKeys.search(q), queryFn: () => searchStudents(q), enabled: q.trim().length >= 2, placeholderData: keepPreviousData })
+  queryOptions({
+    queryKey: groupKeys.search(q),
+    queryFn: () => searchStudents(q),
+    enabled: q.trim().length >= 2,
+    placeholderData: keepPreviousData,
+  })
 
 export function useSearchStudents(q: string) {
   return useQuery(searchStudentsQueryOptions(q))

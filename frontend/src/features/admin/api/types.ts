@@ -1,4 +1,4 @@
-import type { Blueprint, Difficulty, Rubric } from '@/features/attempts/api/types'
+import type { Blueprint, Difficulty, Rubric } from '@/types/api'
 
 // Shapes of the group endpoints. The group's Spanish field names are kept on
 // purpose (docs/glossary.md).

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Blueprint } from '@/features/attempts/api/types'
+import type { Blueprint } from '@/types/api'
 import { configKeys, type DegreeConfig } from './types'
 
 export const updateBlueprint = (bp: Blueprint) => api.put<Blueprint>(`/api/admin/config/${encodeURIComponent(bp.degreeId)}/blueprint`, bp)

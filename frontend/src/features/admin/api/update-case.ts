@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import type { CaseBody } from '../lib/case-draft'
 import { caseKeys } from './types'
 
 /** updateCase saves a whole case; retiring and reactivating change only its status. */
-export const updateCase = ({ id, body }: { id: string; body: CaseBody }) => api.put<Case>(`/api/admin/cases/${encodeURIComponent(id)}`, body)
+export const updateCase = ({ id, body }: { id: string; body: CaseBody }) =>
+  api.put<Case>(`/api/admin/cases/${encodeURIComponent(id)}`, body)
 
 export function useUpdateCase() {
   const qc = useQueryClient()

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Criterion, Rubric } from '@/features/attempts/api/types'
+import type { Criterion, Rubric } from '@/types/api'
 import { configKeys, type DegreeConfig } from './types'
 
 export type RubricInput = { degreeId: string; criteria: Criterion[]; passScore: number }

@@ -8,6 +8,7 @@ import { useAddStudents, type AddStudentsInput } from '../api/add-students'
 import { useSearchStudents } from '../api/search-students'
 import { FileField, ROSTER_MAX_BYTES } from './FileField'
 import { RosterHelp } from './RosterHelp'
+import { inputBase } from '@/components/ui/input'
 
 type Mode = 'file' | 'paste' | 'search'
 
@@ -60,7 +61,8 @@ export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
       setPicked([])
       await showSuccess(`${res.added} Estudiante(s) agregado(s)`, 'Los estudiantes se han agregado correctamente')
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'students_already_in_group') return showError('Error', 'Los estudiantes ya están en el grupo')
+      if (err instanceof ApiError && err.code === 'students_already_in_group')
+        return showError('Error', 'Los estudiantes ya están en el grupo')
       await closeDialog()
       await showApiError(err)
     }
@@ -99,7 +101,7 @@ export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
               value={pasted}
               onChange={(e) => setPasted(e.target.value)}
               aria-describedby={`${baseId}-paste-hint`}
-              className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2 font-mono text-sm"
+              className={`mt-1 block w-full ${inputBase} px-3 py-2 font-mono text-sm`}
             />
             <p id={`${baseId}-paste-hint`} className="mt-1 text-sm text-slate-600">
               Uno por línea, o separados por comas.
@@ -116,7 +118,7 @@ export function AddStudentsPanel({ groupDegree }: { groupDegree: string }) {
               type="search"
               value={query}
               onChange={(e) => setQuery(e.target.value)}
-              className="mt-1 block w-full rounded-lg border border-slate-400 px-3 py-2"
+              className={`mt-1 block w-full ${inputBase} px-3 py-2`}
             />
             {query.trim().length >= 2 && (
               <fieldset className="mt-3">

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom'
-import type { AttemptSummary } from '@/features/attempts/api/types'
-import { modeName, statusName } from '@/features/attempts/api/types'
+import type { AttemptSummary } from '@/types/api'
+import { modeName, statusName } from '@/lib/attempts'
 import { formatDateTime, formatScore } from '@/lib/format'
 
 const score = (s: number | null) => (s === null ? '—' : `${formatScore(s)} / 10`)
@@ -13,7 +13,15 @@ export function actionOf(a: Pick<AttemptSummary, 'status' | 'graded'>): string {
 
 // AttemptsTable lists attempts for the tutor: the grading queue (with the
 // student, without status or tutor mark) or one student's attempts.
-export function AttemptsTable({ attempts, caption, variant }: { attempts: AttemptSummary[]; caption: string; variant: 'queue' | 'student' }) {
+export function AttemptsTable({
+  attempts,
+  caption,
+  variant,
+}: {
+  attempts: AttemptSummary[]
+  caption: string
+  variant: 'queue' | 'student'
+}) {
   const queue = variant === 'queue'
   return (
     <div className="overflow-x-auto">
@@ -21,14 +29,36 @@ export function AttemptsTable({ attempts, caption, variant }: { attempts: Attemp
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-300 text-slate-700">
           <tr>
-            {queue && <th scope="col" className="py-2 pr-4 font-semibold">Estudiante</th>}
-            <th scope="col" className="py-2 pr-4 font-semibold">Caso</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Área</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">Modo</th>
-            <th scope="col" className="py-2 pr-4 font-semibold">{queue ? 'Terminado' : 'Fecha'}</th>
-            {!queue && <th scope="col" className="py-2 pr-4 font-semibold">Estado</th>}
-            <th scope="col" className="py-2 pr-4 font-semibold">Autoevaluación</th>
-            {!queue && <th scope="col" className="py-2 pr-4 font-semibold">Nota del tutor</th>}
+            {queue && (
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Estudiante
+              </th>
+            )}
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Caso
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Área
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Modo
+            </th>
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              {queue ? 'Terminado' : 'Fecha'}
+            </th>
+            {!queue && (
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Estado
+              </th>
+            )}
+            <th scope="col" className="py-2 pr-4 font-semibold">
+              Autoevaluación
+            </th>
+            {!queue && (
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Nota del tutor
+              </th>
+            )}
             <th scope="col" className="py-2 font-semibold">
               <span className="sr-only">Acción</span>
             </th>
@@ -52,9 +82,16 @@ export function AttemptsTable({ attempts, caption, variant }: { attempts: Attemp
                 <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(a.finishedAt ?? a.createdAt)}</td>
                 {!queue && <td className="py-2 pr-4">{statusName(a.status)}</td>}
                 <td className="py-2 pr-4 tabular-nums">{score(a.selfScore)}</td>
-                {!queue && <td className="py-2 pr-4 tabular-nums">{a.graded ? score(a.tutorScore) : a.status === 'finished' ? 'Sin calificar' : '—'}</td>}
+                {!queue && (
+                  <td className="py-2 pr-4 tabular-nums">
+                    {a.graded ? score(a.tutorScore) : a.status === 'finished' ? 'Sin calificar' : '—'}
+                  </td>
+                )}
                 <td className="py-2">
-                  <Link to={`/admin/calificar/${encodeURIComponent(a.id)}`} className="font-semibold whitespace-nowrap text-brand-700 underline">
+                  <Link
+                    to={`/admin/calificar/${encodeURIComponent(a.id)}`}
+                    className="font-semibold whitespace-nowrap text-brand-700 underline"
+                  >
                     {action}
                     <span className="sr-only">
                       {' '}

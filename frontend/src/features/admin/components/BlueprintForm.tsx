@@ -1,12 +1,13 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
-import type { Blueprint, Mode } from '@/features/attempts/api/types'
+import type { Blueprint, Mode } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { Bound, DegreeConfig } from '../api/types'
 import { examLength, formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from '../lib/duration'
-import { FieldErrors, inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 type TimingKey = 'preparationSec' | 'presentationSec' | 'thinkSec' | 'answerSec' | 'closingSec'
 type Parts = { min: string; sec: string }
@@ -31,22 +32,31 @@ const toParts = (total: number, unit: 'minsec' | 'sec'): Parts => {
 // the bounds the server allows.
 export function BlueprintForm({ config }: { config: DegreeConfig }) {
   const { blueprint, bounds } = config
-  const [parts, setParts] = useState(() =>
-    Object.fromEntries(timings.map((t) => [t.key, toParts(blueprint[t.key], t.unit)])) as Record<TimingKey, Parts>,
+  const [parts, setParts] = useState(
+    () => Object.fromEntries(timings.map((t) => [t.key, toParts(blueprint[t.key], t.unit)])) as Record<TimingKey, Parts>,
   )
   const [questions, setQuestions] = useState(String(blueprint.questions))
   const [mode, setMode] = useState<Mode>(blueprint.defaultMode)
   const save = useUpdateBlueprint()
   const base = useId()
 
-  const totals = Object.fromEntries(timings.map((t) => [t.key, joinSeconds(parts[t.key].min, parts[t.key].sec)])) as Record<TimingKey, number>
+  const totals = Object.fromEntries(timings.map((t) => [t.key, joinSeconds(parts[t.key].min, parts[t.key].sec)])) as Record<
+    TimingKey,
+    number
+  >
   const nQuestions = Number(questions.trim() || 'NaN')
   const questionsError = outOfBounds(Number.isInteger(nQuestions) ? nQuestions : Number.NaN, bounds.questions, 'count')
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     // The difficulty mix has its own form; saving the timings keeps it.
-    const bp: Blueprint = { degreeId: config.degree.id, ...totals, questions: Math.trunc(nQuestions) || 0, defaultMode: mode, difficultyMix: blueprint.difficultyMix }
+    const bp: Blueprint = {
+      degreeId: config.degree.id,
+      ...totals,
+      questions: Math.trunc(nQuestions) || 0,
+      defaultMode: mode,
+      difficultyMix: blueprint.difficultyMix,
+    }
     void showLoading('Guardando tiempos')
     try {
       await save.mutateAsync(bp)
@@ -91,8 +101,8 @@ export function BlueprintForm({ config }: { config: DegreeConfig }) {
             className={`${inputClass} max-w-32`}
           />
           <p id={`${base}-questions-hint`} className="mt-1 text-sm text-slate-600">
-            Cuántas preguntas hace el tribunal después de la exposición; {rangeText(bounds.questions, 'count')}. Cada caso trae 2 o 3:
-            si trae menos, se hacen todas las del caso.
+            Cuántas preguntas hace el tribunal después de la exposición; {rangeText(bounds.questions, 'count')}. Cada caso trae 2 o 3: si
+            trae menos, se hacen todas las del caso.
           </p>
           <FieldErrors id={`${base}-questions-error`} errors={questionsError ? [questionsError] : undefined} />
         </div>
@@ -118,8 +128,8 @@ export function BlueprintForm({ config }: { config: DegreeConfig }) {
 
       <p className="text-slate-700">
         Duración total de un intento:{' '}
-        <strong>{formatDuration(examLength({ ...totals, questions: Number.isFinite(nQuestions) ? nQuestions : 0 }))}</strong>
-        {' '}(sin contar la autoevaluación).
+        <strong>{formatDuration(examLength({ ...totals, questions: Number.isFinite(nQuestions) ? nQuestions : 0 }))}</strong> (sin contar la
+        autoevaluación).
       </p>
       <Button type="submit" disabled={save.isPending}>
         Guardar tiempos

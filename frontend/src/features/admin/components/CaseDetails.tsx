@@ -1,4 +1,4 @@
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { baseCitation } from '@/features/attempts/components/RevealPanel'
 
 // CaseDetails shows a case as the tutor reads it while grading: facts,
@@ -16,7 +16,11 @@ export function CaseDetails({ c }: { c: Case }) {
       <List id="caso-preguntas" title="Preguntas del caso" items={c.questions} ordered />
       <List id="caso-tribunal" title="Preguntas del tribunal" items={c.followUps} ordered />
       <List id="caso-puntos" title="Puntos clave esperados" items={c.keyPoints} />
-      <List id="caso-bases" title="Bases legales esperadas" items={c.legalBases.map((b) => (b.note ? `${baseCitation(b)}: ${b.note}` : baseCitation(b)))} />
+      <List
+        id="caso-bases"
+        title="Bases legales esperadas"
+        items={c.legalBases.map((b) => (b.note ? `${baseCitation(b)}: ${b.note}` : baseCitation(b)))}
+      />
     </div>
   )
 }

@@ -2,9 +2,17 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import type { Degree } from '@/features/carreras/api/get-degrees'
-import { difficulties } from '@/features/attempts/api/types'
-import { areaSuggestions, caseFieldNames, linksAfterFollowUps, linksAfterKeyPoints, type CaseDraft, type CaseField } from '../lib/case-draft'
-import { Field, FieldErrors, inputClass } from './fields'
+import { difficulties } from '@/lib/attempts'
+import {
+  areaSuggestions,
+  caseFieldNames,
+  linksAfterFollowUps,
+  linksAfterKeyPoints,
+  type CaseDraft,
+  type CaseField,
+} from '../lib/case-draft'
+import { inputClass } from '@/components/ui/input'
+import { Field, FieldErrors } from './fields'
 import { LegalBasesEditor } from './LegalBasesEditor'
 import { ListEditor } from './ListEditor'
 
@@ -68,7 +76,9 @@ export function CaseForm({
                 : {problems[f]!.join(' ')}
               </li>
             ))}
-            {problems['']?.map((m, i) => <li key={`x${i}`}>{m}</li>)}
+            {problems['']?.map((m, i) => (
+              <li key={`x${i}`}>{m}</li>
+            ))}
           </ul>
         </div>
       )}
@@ -130,7 +140,11 @@ export function CaseForm({
         )}
       </Field>
 
-      <fieldset id={fieldId('difficulty')} tabIndex={-1} aria-describedby={`${base}-difficulty-hint${problems.difficulty?.length ? ` ${base}-difficulty-error` : ''}`}>
+      <fieldset
+        id={fieldId('difficulty')}
+        tabIndex={-1}
+        aria-describedby={`${base}-difficulty-hint${problems.difficulty?.length ? ` ${base}-difficulty-error` : ''}`}
+      >
         <legend className="font-medium text-slate-800">Dificultad</legend>
         <p id={`${base}-difficulty-hint`} className="text-sm text-slate-600">
           En entrenamiento el estudiante puede elegirla; el simulacro la sortea según la combinación de la carrera (Configuración).
@@ -154,7 +168,12 @@ export function CaseForm({
         <FieldErrors id={`${base}-difficulty-error`} errors={problems.difficulty} />
       </fieldset>
 
-      <Field label="Hechos del caso" id={fieldId('facts')} errors={problems.facts} hint="El relato que el estudiante lee al preparar (hasta 6000 caracteres).">
+      <Field
+        label="Hechos del caso"
+        id={fieldId('facts')}
+        errors={problems.facts}
+        hint="El relato que el estudiante lee al preparar (hasta 6000 caracteres)."
+      >
         {({ id, describedBy, invalid }) => (
           <textarea
             id={id}
@@ -210,8 +229,8 @@ export function CaseForm({
       >
         <legend className="font-medium text-slate-800">{caseFieldNames.followUpKeyPoints}</legend>
         <p id={`${base}-links-hint`} className="text-sm text-slate-600">
-          Para cada pregunta del tribunal, el punto clave que la responde. Se muestra al estudiante al terminar; conviene que toda pregunta tenga
-          uno.
+          Para cada pregunta del tribunal, el punto clave que la responde. Se muestra al estudiante al terminar; conviene que toda pregunta
+          tenga uno.
         </p>
         <FieldErrors id={`${base}-links-error`} errors={problems.followUpKeyPoints} />
         <ol className="mt-2 space-y-2">
@@ -258,7 +277,14 @@ export function CaseForm({
               ] as const
             ).map(([v, label]) => (
               <label key={v} className="flex items-center gap-2">
-                <input type="radio" name={`${base}-status`} value={v} checked={d.status === v} onChange={() => set('status', v)} className="size-5" />
+                <input
+                  type="radio"
+                  name={`${base}-status`}
+                  value={v}
+                  checked={d.status === v}
+                  onChange={() => set('status', v)}
+                  className="size-5"
+                />
                 {label}
               </label>
             ))}

@@ -11,7 +11,7 @@ import { useLinkColumn } from '../api/link-column'
 import { useLoadGroupFromCourse } from '../api/load-group-from-course'
 import { useUpdateGroupFromCourse } from '../api/update-group-from-course'
 import type { LeftStudent, LtiCourse, LtiCourses, Omitted } from '../api/lti-types'
-import { inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
 
 const fold = (s: string) =>
   s
@@ -130,9 +130,7 @@ function LeftList({ left }: { left: LeftStudent[] }) {
         <p className="font-semibold">Ya no están en el curso ({left.length}); siguen en el grupo:</p>
         <ul className="mt-2 list-disc pl-5">
           {left.map((s) => (
-            <li key={s.email}>
-              {s.name ? `${s.name} (${s.email})` : s.email}
-            </li>
+            <li key={s.email}>{s.name ? `${s.name} (${s.email})` : s.email}</li>
           ))}
         </ul>
       </Notice>
@@ -213,11 +211,13 @@ function ColumnSection({ column }: { column: NonNullable<LtiCourses['group']>['c
       <h3 className="font-bold text-brand-800">Calificaciones en el curso</h3>
       {column ? (
         <p className="mt-2 text-slate-700">
-          Las calificaciones de los simulacros se envían a la columna <strong>«{column.label}»</strong> del libro de calificaciones del curso.
+          Las calificaciones de los simulacros se envían a la columna <strong>«{column.label}»</strong> del libro de calificaciones del
+          curso.
         </p>
       ) : (
         <p className="mt-2 text-slate-700">
-          Vincule una columna del libro de calificaciones: al calificar un simulacro, la nota (sobre 10) y sus comentarios se envían al curso.
+          Vincule una columna del libro de calificaciones: al calificar un simulacro, la nota (sobre 10) y sus comentarios se envían al
+          curso.
         </p>
       )}
       <div className="mt-3 flex flex-wrap gap-3">
@@ -232,9 +232,13 @@ function ColumnSection({ column }: { column: NonNullable<LtiCourses['group']>['c
         <div className="mt-4">
           {items.isPending && <p className="text-slate-700">Cargando columnas del curso…</p>}
           {items.isError && (
-            <Notice tone="error">{items.error instanceof Error ? items.error.message : 'No se pudieron leer las columnas del curso.'}</Notice>
+            <Notice tone="error">
+              {items.error instanceof Error ? items.error.message : 'No se pudieron leer las columnas del curso.'}
+            </Notice>
           )}
-          {items.data && items.data.items.length === 0 && <p className="text-slate-700">El curso no tiene columnas que el simulador pueda usar.</p>}
+          {items.data && items.data.items.length === 0 && (
+            <p className="text-slate-700">El curso no tiene columnas que el simulador pueda usar.</p>
+          )}
           {items.data && items.data.items.length > 0 && (
             <form
               className="flex flex-wrap items-end gap-3"

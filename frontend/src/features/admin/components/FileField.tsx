@@ -1,4 +1,5 @@
 import { useId } from 'react'
+import { inputBase } from '@/components/ui/input'
 
 export const ROSTER_MAX_BYTES = 2 * 1024 * 1024
 
@@ -35,7 +36,7 @@ export function FileField({
         accept={accept}
         aria-describedby={hintId}
         onChange={(e) => onChange(e.target.files?.[0] ?? null)}
-        className="mt-1 block w-full rounded-lg border border-slate-400 bg-white text-sm text-slate-800 file:mr-3 file:border-0 file:bg-brand-700 file:px-4 file:py-2.5 file:font-semibold file:text-white hover:file:bg-brand-800"
+        className={`mt-1 block w-full ${inputBase} text-sm file:mr-3 file:border-0 file:bg-brand-700 file:px-4 file:py-2.5 file:font-semibold file:text-white hover:file:bg-brand-800`}
       />
       <p id={hintId} className="mt-1 text-sm text-slate-600">
         {file ? `Seleccionado: ${file.name}` : hint}

@@ -2,13 +2,13 @@ import { useId, useState, type FormEvent } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/Button'
 import { useGradeAttempt } from '@/features/attempts/api/grade-attempt'
-import type { Attempt, Levels } from '@/features/attempts/api/types'
+import type { Attempt, Levels } from '@/types/api'
 import { RubricForm } from '@/features/attempts/components/RubricForm'
 import { closeDialog, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime, formatScore } from '@/lib/format'
 import { groupKeys } from '../api/types'
-import { inputClass } from './fields'
+import { inputClass } from '@/components/ui/input'
 
 const MAX_COMMENTS = 5000
 
@@ -28,7 +28,10 @@ export function GradeForm({ attempt }: { attempt: Attempt }) {
     e.preventDefault()
     const missing = rubric.criteria.filter((c) => !levels[c.id])
     if (missing.length > 0) {
-      return void showError('Faltan criterios', `Califique todos los criterios. Falta: ${missing.map((c) => `${c.id}. ${c.name}`).join('; ')}.`)
+      return void showError(
+        'Faltan criterios',
+        `Califique todos los criterios. Falta: ${missing.map((c) => `${c.id}. ${c.name}`).join('; ')}.`,
+      )
     }
     void showLoading('Guardando calificación')
     try {
@@ -48,8 +51,8 @@ export function GradeForm({ attempt }: { attempt: Attempt }) {
       </h2>
       {prev ? (
         <p className="text-slate-700">
-          Calificado el {formatDateTime(prev.at)} con {formatScore(prev.score)} / 10. Puede cambiar los niveles o los comentarios; el estudiante verá la
-          calificación nueva.
+          Calificado el {formatDateTime(prev.at)} con {formatScore(prev.score)} / 10. Puede cambiar los niveles o los comentarios; el
+          estudiante verá la calificación nueva.
         </p>
       ) : (
         self && (

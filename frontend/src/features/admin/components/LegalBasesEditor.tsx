@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId } from 'react'
 import { Button } from '@/components/ui/Button'
 import type { DraftLegalBase } from '../lib/case-draft'
-import { FieldErrors, inputClass } from './fields'
+import { useRowFocus } from '../lib/use-row-focus'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 // The canonical names of the server's norms catalogue (backend/internal/norms),
 // as the bank stores them and the citation matcher reads them.
@@ -59,29 +61,22 @@ export function LegalBasesEditor({
   errors?: string[]
 }) {
   const base = useId()
-  const [focusIndex, setFocusIndex] = useState<number | null>(null)
-  const refs = useRef<(HTMLInputElement | null)[]>([])
-  useEffect(() => {
-    if (focusIndex !== null) {
-      refs.current[focusIndex]?.focus()
-      setFocusIndex(null)
-    }
-  }, [focusIndex])
+  const { refs, focusRow } = useRowFocus<HTMLInputElement>()
   const errId = errors?.length ? `${base}-error` : undefined
   const hintId = `${base}-hint`
   const set = (i: number, patch: Partial<DraftLegalBase>) => onChange(values.map((b, j) => (j === i ? { ...b, ...patch } : b)))
   const remove = (i: number) => {
     const next = values.filter((_, j) => j !== i)
     onChange(next.length ? next : [blank])
-    setFocusIndex(Math.max(0, Math.min(i, next.length - 1)))
+    focusRow(Math.max(0, Math.min(i, next.length - 1)))
   }
   return (
     <fieldset aria-describedby={[errId, hintId].filter(Boolean).join(' ')}>
       <legend className="font-medium text-slate-800">Bases legales esperadas</legend>
       <p id={hintId} className="text-sm text-slate-600">
-        Norma y artículo, por ejemplo Constitución 76.7.l (artículo 76, numeral 7, literal l) o COIP 140; un artículo innumerado se escribe tras
-        el artículo al que sigue: 125+2. La descripción, de una línea y hasta 240 caracteres, dice qué regula el artículo; el estudiante la ve
-        al terminar, junto con el enlace al texto oficial de la norma.
+        Norma y artículo, por ejemplo Constitución 76.7.l (artículo 76, numeral 7, literal l) o COIP 140; un artículo innumerado se escribe
+        tras el artículo al que sigue: 125+2. La descripción, de una línea y hasta 240 caracteres, dice qué regula el artículo; el
+        estudiante la ve al terminar, junto con el enlace al texto oficial de la norma.
       </p>
       <FieldErrors id={errId} errors={errors} />
       <datalist id={`${base}-norms`}>
@@ -146,7 +141,7 @@ export function LegalBasesEditor({
         className="mt-2"
         onClick={() => {
           onChange([...values, blank])
-          setFocusIndex(values.length)
+          focusRow(values.length)
         }}
       >
         Agregar base legal

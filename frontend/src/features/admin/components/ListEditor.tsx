@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId } from 'react'
 import { Button } from '@/components/ui/Button'
 import { oneLine } from '../lib/case-draft'
-import { FieldErrors, inputClass } from './fields'
+import { useRowFocus } from '../lib/use-row-focus'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 // ListEditor edits a list of one-line texts (questions, key points): one
 // row per item, each removable, and a button to add another.
@@ -25,21 +27,14 @@ export function ListEditor({
   rows?: number
 }) {
   const base = useId()
-  const [focusIndex, setFocusIndex] = useState<number | null>(null)
-  const refs = useRef<(HTMLTextAreaElement | null)[]>([])
-  useEffect(() => {
-    if (focusIndex !== null) {
-      refs.current[focusIndex]?.focus()
-      setFocusIndex(null)
-    }
-  }, [focusIndex])
+  const { refs, focusRow } = useRowFocus<HTMLTextAreaElement>()
   const errId = errors?.length ? `${base}-error` : undefined
   const hintId = hint ? `${base}-hint` : undefined
   const set = (i: number, v: string) => onChange(values.map((x, j) => (j === i ? oneLine(v) : x)))
   const remove = (i: number) => {
     const next = values.filter((_, j) => j !== i)
     onChange(next.length ? next : [''])
-    setFocusIndex(Math.max(0, Math.min(i, next.length - 1)))
+    focusRow(Math.max(0, Math.min(i, next.length - 1)))
   }
   return (
     <fieldset aria-describedby={[errId, hintId].filter(Boolean).join(' ') || undefined}>
@@ -73,12 +68,17 @@ export function ListEditor({
                 if (e.key === 'Enter' && !e.shiftKey) {
                   e.preventDefault()
                   onChange([...values.slice(0, i + 1), '', ...values.slice(i + 1)])
-                  setFocusIndex(i + 1)
+                  focusRow(i + 1)
                 }
               }}
               className={`${inputClass} mt-0 min-w-0 flex-1`}
             />
-            <Button variant="ghost" className="shrink-0 px-3" onClick={() => remove(i)} aria-label={`Quitar ${itemLabel.toLowerCase()} ${i + 1}`}>
+            <Button
+              variant="ghost"
+              className="shrink-0 px-3"
+              onClick={() => remove(i)}
+              aria-label={`Quitar ${itemLabel.toLowerCase()} ${i + 1}`}
+            >
               Quitar
             </Button>
           </li>
@@ -89,7 +89,7 @@ export function ListEditor({
         className="mt-2"
         onClick={() => {
           onChange([...values, ''])
-          setFocusIndex(values.length)
+          focusRow(values.length)
         }}
       >
         {addLabel}

@@ -4,6 +4,7 @@ import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
 import { trendText } from '../lib/students'
+import { inputBase } from '@/components/ui/input'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
@@ -69,21 +70,45 @@ export function MembersTable({
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         Filtrar por nombre o correo
       </label>
-      <input id={id} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} className="mt-1 mb-4 w-full max-w-sm rounded-lg border border-slate-400 px-3 py-2" />
+      <input
+        id={id}
+        type="search"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        className={`mt-1 mb-4 w-full max-w-sm ${inputBase} px-3 py-2`}
+      />
       <div className="overflow-x-auto">
         <table className="w-full min-w-[960px] text-left text-sm">
           <caption className="sr-only">{caption}</caption>
           <thead className="border-b border-slate-300 text-slate-700">
             <tr>
-              <th scope="col" className="py-2 pr-4 font-semibold">Nombre</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Correo</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Ha ingresado</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Intentos</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Terminados</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Última nota</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Promedio</th>
-              <th scope="col" className="py-2 pr-4 font-semibold">Tendencia</th>
-              <th scope="col" className="py-2 font-semibold">Última actividad</th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Nombre
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Correo
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Ha ingresado
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Intentos
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Terminados
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Última nota
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Promedio
+              </th>
+              <th scope="col" className="py-2 pr-4 font-semibold">
+                Tendencia
+              </th>
+              <th scope="col" className="py-2 font-semibold">
+                Última actividad
+              </th>
               {(onReset || onRemove) && (
                 <th scope="col" className="py-2 pl-4 font-semibold">
                   <span className="sr-only">Acciones</span>

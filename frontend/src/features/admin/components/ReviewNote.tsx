@@ -1,4 +1,4 @@
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { formatDate } from '@/lib/format'
 
 /** ReviewNote says who reviewed a case and when. */

@@ -1,12 +1,24 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
-import type { Rubric } from '@/features/attempts/api/types'
+import type { Rubric } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateRubric } from '../api/update-rubric'
-import { duplicateIds, move, newCriterion, toDraft, toRubricBody, weightStatus, weightSums, type CriterionDraft, type Group, type RubricDraft } from '../lib/rubric-draft'
-import { FieldErrors, inputClass } from './fields'
+import {
+  duplicateIds,
+  move,
+  newCriterion,
+  toDraft,
+  toRubricBody,
+  weightStatus,
+  weightSums,
+  type CriterionDraft,
+  type Group,
+  type RubricDraft,
+} from '../lib/rubric-draft'
+import { inputClass } from '@/components/ui/input'
+import { FieldErrors } from './fields'
 
 const MAX_CRITERIA = 20
 const levelNames: Record<number, string> = { 4: 'Excelente', 3: 'Satisfactorio', 2: 'En desarrollo', 1: 'Insuficiente' }
@@ -52,8 +64,8 @@ export function RubricEditor({ degreeId, rubric }: { degreeId: string; rubric: R
   return (
     <form onSubmit={(e) => void submit(e)} className="space-y-6">
       <Notice>
-        Versión vigente: <strong>{rubric.version}</strong>. Al guardar se crea la versión {rubric.version + 1}, que se aplica a los intentos que empiecen
-        desde entonces. Los intentos ya realizados conservan la rúbrica con la que se hicieron y se calificaron.
+        Versión vigente: <strong>{rubric.version}</strong>. Al guardar se crea la versión {rubric.version + 1}, que se aplica a los intentos
+        que empiecen desde entonces. Los intentos ya realizados conservan la rúbrica con la que se hicieron y se calificaron.
       </Notice>
 
       <div>
@@ -82,7 +94,9 @@ export function RubricEditor({ degreeId, rubric }: { degreeId: string; rubric: R
         <p className="text-sm">
           Contenido: {sums.contenido} · Formalidades: {sums.formalidades} · Total: {sums.total} / 100
         </p>
-        {dups.length > 0 && <p className="mt-1 text-sm font-semibold">Códigos repetidos: {dups.join(', ')}. Cada criterio necesita un código propio.</p>}
+        {dups.length > 0 && (
+          <p className="mt-1 text-sm font-semibold">Códigos repetidos: {dups.join(', ')}. Cada criterio necesita un código propio.</p>
+        )}
       </div>
 
       <ol className="space-y-4">
@@ -175,7 +189,12 @@ function CriterionEditor({
           <label htmlFor={`${idBase}-group`} className="block text-sm font-medium text-slate-800">
             Grupo
           </label>
-          <select id={`${idBase}-group`} value={c.group} onChange={(e) => onChange({ group: e.target.value as Group })} className={inputClass}>
+          <select
+            id={`${idBase}-group`}
+            value={c.group}
+            onChange={(e) => onChange({ group: e.target.value as Group })}
+            className={inputClass}
+          >
             <option value="contenido">Contenido</option>
             <option value="formalidades">Formalidades</option>
           </select>
@@ -184,7 +203,14 @@ function CriterionEditor({
           <label htmlFor={`${idBase}-name`} className="block text-sm font-medium text-slate-800">
             Nombre
           </label>
-          <input id={`${idBase}-name`} value={c.name} maxLength={160} required onChange={(e) => onChange({ name: e.target.value })} className={inputClass} />
+          <input
+            id={`${idBase}-name`}
+            value={c.name}
+            maxLength={160}
+            required
+            onChange={(e) => onChange({ name: e.target.value })}
+            className={inputClass}
+          />
         </div>
         <div>
           <label htmlFor={`${idBase}-weight`} className="block text-sm font-medium text-slate-800">
@@ -205,13 +231,21 @@ function CriterionEditor({
         </div>
       </div>
       <details className="mt-3" open={open || undefined}>
-        <summary className="cursor-pointer font-medium text-brand-700 underline-offset-2 hover:underline">Qué busca y descripción de los niveles</summary>
+        <summary className="cursor-pointer font-medium text-brand-700 underline-offset-2 hover:underline">
+          Qué busca y descripción de los niveles
+        </summary>
         <div className="mt-3 space-y-3">
           <div>
             <label htmlFor={`${idBase}-desc`} className="block text-sm font-medium text-slate-800">
               Qué busca el criterio
             </label>
-            <textarea id={`${idBase}-desc`} rows={2} value={c.description} onChange={(e) => onChange({ description: e.target.value })} className={inputClass} />
+            <textarea
+              id={`${idBase}-desc`}
+              rows={2}
+              value={c.description}
+              onChange={(e) => onChange({ description: e.target.value })}
+              className={inputClass}
+            />
           </div>
           <div className="grid gap-3 md:grid-cols-2">
             {[4, 3, 2, 1].map((level) => (
@@ -240,10 +274,22 @@ function CriterionEditor({
         <Button variant="ghost" className="px-3" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Subir el criterio ${n}`}>
           Subir
         </Button>
-        <Button variant="ghost" className="px-3" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Bajar el criterio ${n}`}>
+        <Button
+          variant="ghost"
+          className="px-3"
+          onClick={() => onMove(1)}
+          disabled={index === count - 1}
+          aria-label={`Bajar el criterio ${n}`}
+        >
           Bajar
         </Button>
-        <Button variant="ghost" className="px-3 text-red-800 hover:bg-red-50" onClick={onRemove} disabled={count <= 1} aria-label={`Quitar el criterio ${n}`}>
+        <Button
+          variant="ghost"
+          className="px-3 text-red-800 hover:bg-red-50"
+          onClick={onRemove}
+          disabled={count <= 1}
+          aria-label={`Quitar el criterio ${n}`}
+        >
           Quitar
         </Button>
       </div>

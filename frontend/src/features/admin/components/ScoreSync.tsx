@@ -1,5 +1,5 @@
 import { Button } from '@/components/ui/Button'
-import type { Attempt } from '@/features/attempts/api/types'
+import type { Attempt } from '@/types/api'
 import { showApiError } from '@/lib/errors'
 import type { ScoreStatus } from '../api/lti-types'
 import { useScoreStatus, useSendScore } from '../api/score-status'
@@ -35,7 +35,9 @@ export function ScoreSync({ attempt }: { attempt: Attempt }) {
     <div className="mt-4 flex flex-wrap items-center gap-3 rounded-xl border border-slate-200 p-3" aria-live="polite">
       <p>
         <span className="text-slate-600">Calificación en el curso{st.column ? ` («${st.column}»)` : ''}: </span>
-        <strong className={st.state === 'error' ? 'text-red-800' : st.state === 'sent' ? 'text-green-800' : 'text-slate-900'}>{text}</strong>
+        <strong className={st.state === 'error' ? 'text-red-800' : st.state === 'sent' ? 'text-green-800' : 'text-slate-900'}>
+          {text}
+        </strong>
         {st.state === 'pending' && st.error && <span className="block text-sm text-slate-600">Último intento: {st.error}</span>}
       </p>
       {canSend && (

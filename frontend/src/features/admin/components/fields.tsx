@@ -1,8 +1,5 @@
 import { useId, type ReactNode } from 'react'
 
-export const inputClass =
-  'mt-1 block w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-[invalid=true]:border-red-700 aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-red-700'
-
 type Ids = { id: string; describedBy: string | undefined; invalid: boolean }
 
 // Field is a labelled control with an optional hint and the errors the

@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import { emptyCaseDraft, linksAfterFollowUps, linksAfterKeyPoints, oneLine, problemsByField, removedIndex, toCaseBody, toCaseDraft } from './case-draft'
-import type { Case } from '@/features/attempts/api/types'
+import {
+  emptyCaseDraft,
+  linksAfterFollowUps,
+  linksAfterKeyPoints,
+  oneLine,
+  problemsByField,
+  removedIndex,
+  toCaseBody,
+  toCaseDraft,
+} from './case-draft'
+import type { Case } from '@/types/api'
 
 describe('case draft', () => {
   it('starts with one blank row per list', () => {
     const d = emptyCaseDraft('derecho')
-    expect(d).toMatchObject({ degreeId: 'derecho', questions: [''], followUps: [''], keyPoints: [''], legalBases: [{ norm: '', article: '' }], status: 'active', demo: false })
+    expect(d).toMatchObject({
+      degreeId: 'derecho',
+      questions: [''],
+      followUps: [''],
+      keyPoints: [''],
+      legalBases: [{ norm: '', article: '' }],
+      status: 'active',
+      demo: false,
+    })
   })
 
   it('edits a case and sends it back trimmed, without blank rows', () => {

@@ -1,27 +1,15 @@
 // The case form's state, the body sent to the server, and the server's
 // problems (400 invalid_case: details [{column, message}]) sorted by field.
-import type { Case, Difficulty } from '@/features/attempts/api/types'
+import type { Case, CaseFields, LegalBase } from '@/types/api'
 
-/** A legal base as the form edits it. */
-export type DraftLegalBase = { norm: string; article: string; note: string }
+/** A legal base as the form edits it (a note, empty or not). */
+export type DraftLegalBase = Required<Pick<LegalBase, 'norm' | 'article' | 'note'>>
 
-export type CaseDraft = {
-  degreeId: string
-  area: string
-  title: string
-  difficulty: Difficulty | ''
-  facts: string
-  questions: string[]
-  followUps: string[]
-  keyPoints: string[]
-  /** One entry per follow-up: the number (1-based) of the key point that answers it, 0 for none. */
-  followUpKeyPoints: number[]
-  legalBases: DraftLegalBase[]
-  status: Case['status']
-  demo: boolean
-}
+/** The form's state: one followUpKeyPoints entry per follow-up, at least one row in each list. */
+export type CaseDraft = CaseFields<DraftLegalBase>
 
-export type CaseBody = Omit<CaseDraft, 'legalBases'> & { legalBases: { norm: string; article: string; note?: string }[] }
+/** What create and update send: a legal base's label and url are the server's. */
+export type CaseBody = CaseFields<Pick<LegalBase, 'norm' | 'article' | 'note'>>
 
 export type CaseField =
   | 'degree'

@@ -37,6 +37,8 @@ describe('duration', () => {
 
 describe('examLength', () => {
   it('adds up every phase, each question twice', () => {
-    expect(examLength({ preparationSec: 1200, presentationSec: 600, questions: 3, thinkSec: 20, answerSec: 120, closingSec: 60 })).toBe(2280)
+    expect(examLength({ preparationSec: 1200, presentationSec: 600, questions: 3, thinkSec: 20, answerSec: 120, closingSec: 60 })).toBe(
+      2280,
+    )
   })
 })

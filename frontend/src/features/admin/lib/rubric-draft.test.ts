@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { duplicateIds, move, newCriterion, nextCriterionId, parseWeight, toDraft, toRubricBody, weightStatus, weightSums } from './rubric-draft'
-import type { Criterion } from '@/features/attempts/api/types'
+import {
+  duplicateIds,
+  move,
+  newCriterion,
+  nextCriterionId,
+  parseWeight,
+  toDraft,
+  toRubricBody,
+  weightStatus,
+  weightSums,
+} from './rubric-draft'
+import type { Criterion } from '@/types/api'
 
 const crit = (id: string, group: Criterion['group'], weight: number): Criterion => ({
   id,

@@ -1,6 +1,6 @@
 // The rubric editor's state and the rules the server applies to it
 // (weights are whole numbers summing to 100; codes are unique).
-import type { Criterion, Rubric } from '@/features/attempts/api/types'
+import type { Criterion, Rubric } from '@/types/api'
 
 export type Group = Criterion['group']
 
@@ -15,7 +15,12 @@ const newKey = () => `c${++seq}`
 export function toDraft(rubric: Pick<Rubric, 'passScore' | 'criteria'>): RubricDraft {
   return {
     passScore: String(rubric.passScore),
-    criteria: rubric.criteria.map((c) => ({ ...c, key: newKey(), weight: String(c.weight), descriptors: [...c.descriptors] as Criterion['descriptors'] })),
+    criteria: rubric.criteria.map((c) => ({
+      ...c,
+      key: newKey(),
+      weight: String(c.weight),
+      descriptors: [...c.descriptors] as Criterion['descriptors'],
+    })),
   }
 }
 
@@ -58,7 +63,15 @@ export function nextCriterionId(criteria: Pick<CriterionDraft, 'id'>[], group: G
 }
 
 export function newCriterion(criteria: Pick<CriterionDraft, 'id'>[], group: Group = 'contenido'): CriterionDraft {
-  return { key: newKey(), id: nextCriterionId(criteria, group), group, name: '', weight: '', description: '', descriptors: ['', '', '', ''] }
+  return {
+    key: newKey(),
+    id: nextCriterionId(criteria, group),
+    group,
+    name: '',
+    weight: '',
+    description: '',
+    descriptors: ['', '', '', ''],
+  }
 }
 
 /** duplicateIds lists the codes used more than once (ignoring case and spaces). */

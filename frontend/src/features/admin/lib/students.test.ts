@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AttemptSummary } from '@/features/attempts/api/types'
+import type { AttemptSummary } from '@/types/api'
 import { attemptStats, trendText } from './students'
 
 const summary = (over: Partial<AttemptSummary>): AttemptSummary => ({

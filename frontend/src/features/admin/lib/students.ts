@@ -1,6 +1,6 @@
 // Figures and words about a student's attempts, for the tutor's tables.
-import type { AttemptSummary } from '@/features/attempts/api/types'
-import { summaryScore } from '@/features/attempts/api/types'
+import type { AttemptSummary } from '@/types/api'
+import { summaryScore } from '@/lib/attempts'
 
 export type Trend = 'sube' | 'baja' | 'estable' | ''
 

@@ -6,7 +6,7 @@ import { PageSpinner } from '@/components/ui/Spinner'
 import { useDegrees, type Degree } from '@/features/carreras/api/get-degrees'
 import { ApiError } from '@/lib/api-client'
 import { Button } from '@/components/ui/Button'
-import type { Case } from '@/features/attempts/api/types'
+import type { Case } from '@/types/api'
 import { closeDialog, confirmAction, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime } from '@/lib/format'
@@ -59,7 +59,10 @@ function useSaveCase(id: string | undefined) {
       if (id) await update.mutateAsync({ id, body })
       else await create.mutateAsync(body)
       setProblems({})
-      await showSuccess(id ? 'Caso guardado' : 'Caso creado', id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.')
+      await showSuccess(
+        id ? 'Caso guardado' : 'Caso creado',
+        id ? 'Los cambios del caso se guardaron.' : 'El caso se agregó al banco de casos.',
+      )
       navigate(listPath)
     } catch (err) {
       const p = problemsOf(err)

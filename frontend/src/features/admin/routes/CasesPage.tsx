@@ -1,10 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useEffectEvent, useId, useState, type FormEvent } from 'react'
 import { Link, useLocation, useSearchParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { Spinner } from '@/components/ui/Spinner'
-import { difficulties, difficultyName, type Case, type Difficulty } from '@/features/attempts/api/types'
+import { difficulties, difficultyName } from '@/lib/attempts'
+import type { Case, Difficulty } from '@/types/api'
 import { useDegrees } from '@/features/carreras/api/get-degrees'
 import { closeDialog, confirmAction, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
@@ -14,7 +15,7 @@ import { useImportCases } from '../api/import-cases'
 import type { CaseFilters } from '../api/types'
 import { useUpdateCase } from '../api/update-case'
 import { DEMO_NOTICE } from '../components/CaseForm'
-import { inputClass } from '../components/fields'
+import { inputClass } from '@/components/ui/input'
 import { FileField } from '../components/FileField'
 import { ReviewNote } from '../components/ReviewNote'
 import { areaSuggestions, toCaseBody, toCaseDraft } from '../lib/case-draft'
@@ -60,9 +61,10 @@ export function CasesPage() {
       { replace: true },
     )
   // The search text reaches the address (and the query) once typing pauses.
-  useEffect(() => {
-    if (q !== (sp.get('q') ?? '')) setFilter('q', q)
-  }, [q])
+  const syncSearch = useEffectEvent((text: string) => {
+    if (text !== (sp.get('q') ?? '')) setFilter('q', text)
+  })
+  useEffect(() => syncSearch(q), [q])
 
   const list = cases.data ?? []
   const areas = [...new Set([...areaSuggestions, ...list.map((c) => c.area), ...(filters.area ? [filters.area] : [])])]
@@ -78,12 +80,22 @@ export function CasesPage() {
           </Link>
         }
       >
-        <form role="search" aria-label="Filtrar casos" onSubmit={(e) => e.preventDefault()} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <form
+          role="search"
+          aria-label="Filtrar casos"
+          onSubmit={(e) => e.preventDefault()}
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+        >
           <div>
             <label htmlFor={`${base}-degree`} className="block font-medium text-slate-800">
               Carrera
             </label>
-            <select id={`${base}-degree`} value={filters.degree} onChange={(e) => setFilter('carrera', e.target.value)} className={inputClass}>
+            <select
+              id={`${base}-degree`}
+              value={filters.degree}
+              onChange={(e) => setFilter('carrera', e.target.value)}
+              className={inputClass}
+            >
               <option value="">Todas las carreras</option>
               {degrees.data?.map((d) => (
                 <option key={d.id} value={d.id}>
@@ -109,7 +121,12 @@ export function CasesPage() {
             <label htmlFor={`${base}-status`} className="block font-medium text-slate-800">
               Estado
             </label>
-            <select id={`${base}-status`} value={filters.status} onChange={(e) => setFilter('estado', e.target.value)} className={inputClass}>
+            <select
+              id={`${base}-status`}
+              value={filters.status}
+              onChange={(e) => setFilter('estado', e.target.value)}
+              className={inputClass}
+            >
               <option value="">Todos</option>
               <option value="active">Activos</option>
               <option value="retired">Retirados</option>
@@ -119,7 +136,12 @@ export function CasesPage() {
             <label htmlFor={`${base}-difficulty`} className="block font-medium text-slate-800">
               Dificultad
             </label>
-            <select id={`${base}-difficulty`} value={filters.difficulty} onChange={(e) => setFilter('dificultad', e.target.value)} className={inputClass}>
+            <select
+              id={`${base}-difficulty`}
+              value={filters.difficulty}
+              onChange={(e) => setFilter('dificultad', e.target.value)}
+              className={inputClass}
+            >
               <option value="">Todas</option>
               {difficulties.map((d) => (
                 <option key={d.value} value={d.value}>
@@ -132,7 +154,12 @@ export function CasesPage() {
             <label htmlFor={`${base}-reviewed`} className="block font-medium text-slate-800">
               Revisión
             </label>
-            <select id={`${base}-reviewed`} value={filters.reviewed} onChange={(e) => setFilter('revision', e.target.value)} className={inputClass}>
+            <select
+              id={`${base}-reviewed`}
+              value={filters.reviewed}
+              onChange={(e) => setFilter('revision', e.target.value)}
+              className={inputClass}
+            >
               <option value="">Todos</option>
               <option value="no">Sin revisar</option>
               <option value="si">Revisados</option>
@@ -165,8 +192,8 @@ export function CasesPage() {
           {anyDemo && (
             <div className="mb-4">
               <Notice tone="warn">
-                Los casos marcados <strong>Demo</strong> son contenido de demostración: revisar antes de usar en evaluación. Al abrir un caso puede
-                marcarlo como revisado.
+                Los casos marcados <strong>Demo</strong> son contenido de demostración: revisar antes de usar en evaluación. Al abrir un
+                caso puede marcarlo como revisado.
               </Notice>
             </div>
           )}
@@ -193,7 +220,11 @@ function StatusBadge({ status }: { status: Case['status'] }) {
 
 function DifficultyBadge({ difficulty }: { difficulty: Case['difficulty'] }) {
   if (!difficulty) return null
-  return <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-800 ring-1 ring-brand-200">{difficultyName(difficulty)}</span>
+  return (
+    <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-sm font-semibold text-brand-800 ring-1 ring-brand-200">
+      {difficultyName(difficulty)}
+    </span>
+  )
 }
 
 export function DemoBadge() {
@@ -221,7 +252,10 @@ function CaseRow({ c }: { c: Case }) {
     void showLoading(retired ? 'Reactivando caso' : 'Retirando caso')
     try {
       await update.mutateAsync({ id: c.id!, body: { ...toCaseBody(toCaseDraft(c)), status: retired ? 'active' : 'retired' } })
-      await showSuccess(retired ? 'Caso reactivado' : 'Caso retirado', retired ? 'El caso vuelve a sortearse.' : 'El caso ya no se sorteará.')
+      await showSuccess(
+        retired ? 'Caso reactivado' : 'Caso retirado',
+        retired ? 'El caso vuelve a sortearse.' : 'El caso ya no se sorteará.',
+      )
     } catch (err) {
       await closeDialog()
       await showApiError(err)
@@ -231,7 +265,11 @@ function CaseRow({ c }: { c: Case }) {
     <li className="flex flex-wrap items-start justify-between gap-3 py-4">
       <div className="min-w-0 flex-1 basis-64">
         <h3 className="font-semibold text-slate-900">
-          <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} state={state} className="text-brand-800 underline-offset-2 hover:underline">
+          <Link
+            to={`/admin/casos/${encodeURIComponent(c.id!)}`}
+            state={state}
+            className="text-brand-800 underline-offset-2 hover:underline"
+          >
             {c.title}
           </Link>
         </h3>
@@ -246,7 +284,12 @@ function CaseRow({ c }: { c: Case }) {
         </p>
       </div>
       <div className="flex shrink-0 gap-2">
-        <Link to={`/admin/casos/${encodeURIComponent(c.id!)}`} state={state} className={buttonClass('outline', 'px-4')} aria-label={`Editar «${c.title}»`}>
+        <Link
+          to={`/admin/casos/${encodeURIComponent(c.id!)}`}
+          state={state}
+          className={buttonClass('outline', 'px-4')}
+          aria-label={`Editar «${c.title}»`}
+        >
           Editar
         </Link>
         <Button
@@ -298,8 +341,8 @@ function ImportExportCard({ degree, degreeName }: { degree: string; degreeName?:
             hint="Archivo .json o .csv en el formato de exportación, de hasta 8 MB."
           />
           <p className="text-sm text-slate-700">
-            Los casos se identifican por carrera y título: los existentes se actualizan y los nuevos se crean. Si alguna fila tiene errores, no se importa
-            nada.
+            Los casos se identifican por carrera y título: los existentes se actualizan y los nuevos se crean. Si alguna fila tiene errores,
+            no se importa nada.
           </p>
           <Button type="submit" disabled={imp.isPending}>
             Importar
@@ -307,7 +350,9 @@ function ImportExportCard({ degree, degreeName }: { degree: string; degreeName?:
         </form>
         <div className="space-y-4">
           <h3 className="font-semibold text-slate-900">Exportar casos</h3>
-          <p className="text-sm text-slate-700">Descarga todos los casos {scope}, activos y retirados, para revisarlos o importarlos en otra instalación.</p>
+          <p className="text-sm text-slate-700">
+            Descarga todos los casos {scope}, activos y retirados, para revisarlos o importarlos en otra instalación.
+          </p>
           <div className="flex flex-wrap gap-2">
             <a href={casesExportUrl('json', degree)} download className={buttonClass('outline')}>
               Exportar JSON
@@ -319,8 +364,8 @@ function ImportExportCard({ degree, degreeName }: { degree: string; degreeName?:
           <p className="text-sm text-slate-700">
             En CSV, las listas van una por línea dentro de la celda; las bases legales como «Norma: artículo | descripción» (por ejemplo
             «Constitución: 76.7.l | Deber de motivar las resoluciones»); la columna difficulty lleva basico, intermedio o avanzado, y
-            followUpKeyPoints, una línea por pregunta del tribunal, el número del punto clave que la responde. Los archivos sin esas columnas
-            también se importan.
+            followUpKeyPoints, una línea por pregunta del tribunal, el número del punto clave que la responde. Los archivos sin esas
+            columnas también se importan.
           </p>
         </div>
       </div>

@@ -8,7 +8,7 @@ import { useDegreeConfig } from '../api/get-degree-config'
 import { BlueprintForm } from '../components/BlueprintForm'
 import { DifficultyMixForm } from '../components/DifficultyMixForm'
 import { RubricEditor } from '../components/RubricEditor'
-import { inputClass } from '../components/fields'
+import { inputClass } from '@/components/ui/input'
 
 // ConfigPage is /admin/configuracion: per degree, the phase timings and
 // default mode (blueprint), the Simulacro's difficulty mix and the rubric.
@@ -26,7 +26,8 @@ export function ConfigPage() {
     <div className="space-y-6">
       <Card title="Configuración por carrera">
         <p className="mb-4 text-slate-700">
-          Los tiempos de cada fase, la dificultad del simulacro y la rúbrica se definen por carrera y valen para todos los grupos de esa carrera.
+          Los tiempos de cada fase, la dificultad del simulacro y la rúbrica se definen por carrera y valen para todos los grupos de esa
+          carrera.
         </p>
         <label htmlFor={`${base}-degree`} className="block font-medium text-slate-800">
           Carrera
@@ -52,10 +53,17 @@ export function ConfigPage() {
             <BlueprintForm key={config.data.degree.id} config={config.data} />
           </Card>
           <Card title={`Dificultad del simulacro · ${config.data.degree.nombre}`}>
-            <DifficultyMixForm key={`${config.data.degree.id}-${JSON.stringify(config.data.blueprint.difficultyMix)}`} config={config.data} />
+            <DifficultyMixForm
+              key={`${config.data.degree.id}-${JSON.stringify(config.data.blueprint.difficultyMix)}`}
+              config={config.data}
+            />
           </Card>
           <Card title={`Rúbrica · ${config.data.degree.nombre}`}>
-            <RubricEditor key={`${config.data.degree.id}-${config.data.rubric.version}`} degreeId={config.data.degree.id} rubric={config.data.rubric} />
+            <RubricEditor
+              key={`${config.data.degree.id}-${config.data.rubric.version}`}
+              degreeId={config.data.degree.id}
+              rubric={config.data.rubric}
+            />
           </Card>
         </>
       )}

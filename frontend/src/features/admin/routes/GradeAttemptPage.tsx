@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
-import { PageSpinner } from '@/components/ui/Spinner'
 import { useAttempt } from '@/features/attempts/api/get-attempt'
-import { modeName, statusName, type Attempt } from '@/features/attempts/api/types'
+import { modeName, statusName } from '@/lib/attempts'
+import type { Attempt } from '@/types/api'
 import { PhaseTimesTable } from '@/features/attempts/components/PhaseTimesTable'
 import { RubricTable } from '@/features/attempts/components/RubricTable'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
@@ -12,6 +12,7 @@ import { RecordingsList } from '@/features/attempts/components/RecordingsList'
 import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
 import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
+import { PageState } from '../components/PageState'
 import { ScoreSync } from '../components/ScoreSync'
 
 // GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
@@ -31,73 +32,71 @@ export function GradeAttemptPage() {
       )}
     </p>
   )
-  if (q.isPending) return <PageSpinner />
-  if (q.isError)
-    return (
-      <div className="space-y-6">
-        {back}
-        <Notice tone="error">No se encontró el intento, o no pertenece a sus grupos.</Notice>
-      </div>
-    )
-  const a = q.data
   return (
-    <div className="space-y-6">
-      {back}
-      <AttemptHeader a={a} />
-      {a.status !== 'finished' ? (
-        <Notice>
-          {a.status === 'in_progress'
-            ? 'El estudiante aún no termina este intento. Podrá calificarlo cuando complete la autoevaluación.'
-            : 'El estudiante abandonó este intento; no se califica.'}
-        </Notice>
-      ) : (
+    <PageState query={q} back={back} errorText={() => 'No se encontró el intento, o no pertenece a sus grupos.'}>
+      {(a) => (
         <>
-          <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
-            <Card title="Caso">
-              <CaseDetails c={a.case} />
-            </Card>
-            <div className="space-y-6">
-              <Card title="Notas del estudiante">
-                {a.notes.trim() ? (
-                  <p className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800" tabIndex={0} aria-label="Notas del estudiante">
-                    {a.notes}
-                  </p>
-                ) : (
-                  <p className="text-slate-700">El estudiante no tomó notas.</p>
-                )}
-              </Card>
-              <Card title="Tiempo por fase">
-                <PhaseTimesTable phases={a.phases} />
-              </Card>
-            </div>
-          </div>
-          <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
-            <div>
-              {/* The recordings stay in view beside the rubric while grading. */}
-              <div className="lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
-                <Card title="Grabaciones">
-                  <RecordingsList attempt={a} canDelete={false} canEditTranscripts />
+          <AttemptHeader a={a} />
+          {a.status !== 'finished' ? (
+            <Notice>
+              {a.status === 'in_progress'
+                ? 'El estudiante aún no termina este intento. Podrá calificarlo cuando complete la autoevaluación.'
+                : 'El estudiante abandonó este intento; no se califica.'}
+            </Notice>
+          ) : (
+            <>
+              <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
+                <Card title="Caso">
+                  <CaseDetails c={a.case} />
                 </Card>
+                <div className="space-y-6">
+                  <Card title="Notas del estudiante">
+                    {a.notes.trim() ? (
+                      <p
+                        className="max-h-[32rem] overflow-y-auto whitespace-pre-wrap text-slate-800"
+                        tabIndex={0}
+                        aria-label="Notas del estudiante"
+                      >
+                        {a.notes}
+                      </p>
+                    ) : (
+                      <p className="text-slate-700">El estudiante no tomó notas.</p>
+                    )}
+                  </Card>
+                  <Card title="Tiempo por fase">
+                    <PhaseTimesTable phases={a.phases} />
+                  </Card>
+                </div>
               </div>
-            </div>
-            <div className="space-y-6">
-              {a.evidence && (
-                <Card>
-                  <EvidencePanel evidence={a.evidence} phases={a.phases} />
-                </Card>
-              )}
-              <Card title="Autoevaluación del estudiante">
-                <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
-              </Card>
-              <Card>
-                <GradeForm key={a.id} attempt={a} />
-                <ScoreSync attempt={a} />
-              </Card>
-            </div>
-          </div>
+              <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+                <div>
+                  {/* The recordings stay in view beside the rubric while grading. */}
+                  <div className="lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto">
+                    <Card title="Grabaciones">
+                      <RecordingsList attempt={a} canDelete={false} canEditTranscripts />
+                    </Card>
+                  </div>
+                </div>
+                <div className="space-y-6">
+                  {a.evidence && (
+                    <Card>
+                      <EvidencePanel evidence={a.evidence} phases={a.phases} />
+                    </Card>
+                  )}
+                  <Card title="Autoevaluación del estudiante">
+                    <RubricTable rubric={a.rubric} self={a.selfAssessment?.levels} tutor={a.tutorGrade?.levels} />
+                  </Card>
+                  <Card>
+                    <GradeForm key={a.id} attempt={a} />
+                    <ScoreSync attempt={a} />
+                  </Card>
+                </div>
+              </div>
+            </>
+          )}
         </>
       )}
-    </div>
+    </PageState>
   )
 }
 

@@ -13,8 +13,8 @@ export function GradingQueuePage() {
   return (
     <Card title={`Intentos por calificar (${q.data.length})`}>
       <p className="mb-4 text-slate-700">
-        Intentos terminados de sus grupos que aún no tienen su calificación, del más reciente al más antiguo. Al calificar, el estudiante ve la nota y sus
-        comentarios.
+        Intentos terminados de sus grupos que aún no tienen su calificación, del más reciente al más antiguo. Al calificar, el estudiante ve
+        la nota y sus comentarios.
       </p>
       {q.data.length === 0 ? (
         <p className="text-slate-700">No hay intentos por calificar.</p>

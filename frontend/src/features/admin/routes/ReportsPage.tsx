@@ -9,6 +9,7 @@ import { ApiError } from '@/lib/api-client'
 import { formatDate, formatScore } from '@/lib/format'
 import { useGroupHistory } from '../api/get-groups'
 import { gradesExportUrl, useReport } from '../api/get-report'
+import { inputBase } from '@/components/ui/input'
 
 const levelName = (l: number) => (l >= 3.5 ? 'Excelente' : l >= 2.5 ? 'Satisfactorio' : l >= 1.5 ? 'En desarrollo' : 'Insuficiente')
 
@@ -46,11 +47,12 @@ export function ReportsPage() {
               id="reporte-grupo"
               value={group.id}
               onChange={(e) => setGroupId(e.target.value)}
-              className="mt-1 rounded-lg border border-slate-400 bg-white px-3 py-2"
+              className={`mt-1 ${inputBase} px-3 py-2`}
             >
               {history.data?.map((g) => (
                 <option key={g.id} value={g.id}>
-                  {g.carreraNombre} · {g.status === 'activo' ? 'activo' : `finalizado el ${formatDate(g.finalizedAt)}`} · {formatDate(g.createdAt)}
+                  {g.carreraNombre} · {g.status === 'activo' ? 'activo' : `finalizado el ${formatDate(g.finalizedAt)}`} ·{' '}
+                  {formatDate(g.createdAt)}
                 </option>
               ))}
             </select>
@@ -81,7 +83,11 @@ export function ReportsPage() {
           <BarChart
             title="Nivel promedio de 1 (Insuficiente) a 4 (Excelente), según la calificación del tutor o, sin ella, la autoevaluación"
             max={4}
-            bars={r.byCriterion.map((c) => ({ label: `${c.id}. ${c.name}`, value: c.averageLevel, note: `(${levelName(c.averageLevel)})` }))}
+            bars={r.byCriterion.map((c) => ({
+              label: `${c.id}. ${c.name}`,
+              value: c.averageLevel,
+              note: `(${levelName(c.averageLevel)})`,
+            }))}
             format={(v) => v.toLocaleString('es-EC', { maximumFractionDigits: 2 })}
           />
         )}
@@ -91,7 +97,11 @@ export function ReportsPage() {
           <p className="text-slate-700">Aún no hay intentos.</p>
         ) : (
           <div className="grid gap-6 lg:grid-cols-2">
-            <BarChart title="Intentos por semana" max={Math.max(...r.weeks.map((w) => w.attempts))} bars={r.weeks.map((w) => ({ label: `Semana del ${formatDate(w.start)}`, value: w.attempts }))} />
+            <BarChart
+              title="Intentos por semana"
+              max={Math.max(...r.weeks.map((w) => w.attempts))}
+              bars={r.weeks.map((w) => ({ label: `Semana del ${formatDate(w.start)}`, value: w.attempts }))}
+            />
             <LineChart
               title="Nota promedio por semana"
               yMin={0}
@@ -121,7 +131,9 @@ export function ReportsPage() {
                 <span>
                   {s.name || s.email} <span className="text-sm text-slate-600">({s.email})</span>
                 </span>
-                <span className="text-sm text-slate-700">{s.lastActivity ? `Última práctica: ${formatDate(s.lastActivity)}` : 'Nunca ha practicado'}</span>
+                <span className="text-sm text-slate-700">
+                  {s.lastActivity ? `Última práctica: ${formatDate(s.lastActivity)}` : 'Nunca ha practicado'}
+                </span>
               </li>
             ))}
           </ul>

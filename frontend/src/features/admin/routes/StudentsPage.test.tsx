@@ -20,7 +20,17 @@ const group: Group = {
 }
 
 function member(m: Partial<Member> & Pick<Member, 'email' | 'name' | 'signedIn'>): Member {
-  return { lastSignInAt: null, addedAt: '2026-03-01T10:00:00Z', attempts: 0, finished: 0, lastActivity: null, lastScore: null, averageScore: null, trend: '', ...m }
+  return {
+    lastSignInAt: null,
+    addedAt: '2026-03-01T10:00:00Z',
+    attempts: 0,
+    finished: 0,
+    lastActivity: null,
+    lastScore: null,
+    averageScore: null,
+    trend: '',
+    ...m,
+  }
 }
 
 function renderPage(data: GroupWithMembers) {
@@ -50,7 +60,14 @@ describe('StudentsPage', () => {
       group,
       infoUnavailable: false,
       students: [
-        member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', userId: 'U-ANA', signedIn: true, lastSignInAt: '2026-03-02T15:30:00Z', attempts: 2 }),
+        member({
+          email: 'ana@utpl.edu.ec',
+          name: 'Ana Pérez',
+          userId: 'U-ANA',
+          signedIn: true,
+          lastSignInAt: '2026-03-02T15:30:00Z',
+          attempts: 2,
+        }),
         member({ email: 'luis@utpl.edu.ec', name: 'Luis Ruiz', signedIn: false }),
       ],
     })
@@ -87,7 +104,10 @@ describe('StudentsPage', () => {
     renderPage({
       group,
       infoUnavailable: false,
-      students: [member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', signedIn: true }), member({ email: 'luis@utpl.edu.ec', name: '', signedIn: false })],
+      students: [
+        member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', signedIn: true }),
+        member({ email: 'luis@utpl.edu.ec', name: '', signedIn: false }),
+      ],
     })
     expect(await screen.findByRole('button', { name: 'Quitar a Ana Pérez del grupo' })).toHaveTextContent('Quitar')
     expect(screen.getByRole('button', { name: 'Quitar a luis@utpl.edu.ec del grupo' })).toBeInTheDocument()

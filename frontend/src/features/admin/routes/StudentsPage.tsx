@@ -38,10 +38,15 @@ function useResetPassword() {
           if (res.emailed) {
             void showSuccess('Enlace enviado', `Se envió el enlace a ${m.email}. Vence el ${until}.`)
           } else if (res.token) {
-            void showLinkToCopy('Enlace generado', `Entregue este enlace solo a ${who}. Vence el ${until} y sirve una sola vez.`, resetLink(res.token))
+            void showLinkToCopy(
+              'Enlace generado',
+              `Entregue este enlace solo a ${who}. Vence el ${until} y sirve una sola vez.`,
+              resetLink(res.token),
+            )
           }
         },
-        onError: (err) => void showError(err instanceof ApiError && err.status === 429 ? 'Demasiados intentos' : 'No se generó el enlace', err.message),
+        onError: (err) =>
+          void showError(err instanceof ApiError && err.status === 429 ? 'Demasiados intentos' : 'No se generó el enlace', err.message),
       },
     )
   }
@@ -93,7 +98,8 @@ export function StudentsPage() {
         </div>
       )}
       <p className="mb-4 text-slate-700">
-        Nota y promedio usan la calificación del tutor cuando existe y, si no, la autoevaluación. Abra a un estudiante para ver todos sus intentos.
+        Nota y promedio usan la calificación del tutor cuando existe y, si no, la autoevaluación. Abra a un estudiante para ver todos sus
+        intentos.
       </p>
       <MembersTable
         students={students}

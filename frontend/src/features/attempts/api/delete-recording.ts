@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys } from './types'
+import { attemptKeys } from '@/lib/attempts'
 
 export const deleteRecording = ({ attemptId, recordingId }: { attemptId: string; recordingId: string }) =>
   api.delete<void>(`/api/attempts/${encodeURIComponent(attemptId)}/recordings/${encodeURIComponent(recordingId)}`)

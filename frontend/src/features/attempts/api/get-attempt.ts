@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type Attempt } from './types'
+import { attemptKeys } from '@/lib/attempts'
+import type { Attempt } from '@/types/api'
 
 export const getAttempt = (id: string) => api.get<Attempt>(`/api/attempts/${encodeURIComponent(id)}`)
 

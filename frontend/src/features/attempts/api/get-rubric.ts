@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type Rubric } from './types'
+import { attemptKeys } from '@/lib/attempts'
+import type { Rubric } from '@/types/api'
 
 export const getRubric = (degree = '') => api.get<Rubric>(`/api/rubric${degree ? `?degree=${encodeURIComponent(degree)}` : ''}`)
 

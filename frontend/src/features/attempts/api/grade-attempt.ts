@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type Attempt, type Levels } from './types'
+import { attemptKeys } from '@/lib/attempts'
+import type { Attempt, Levels } from '@/types/api'
 
 export type GradeInput = { attemptId: string; levels: Levels; comments: string }
 

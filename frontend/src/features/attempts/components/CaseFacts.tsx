@@ -1,4 +1,4 @@
-import type { Case } from '../api/types'
+import type { Case } from '@/types/api'
 
 // CaseFacts shows the drawn case: its facts and the question(s) to answer.
 export function CaseFacts({ c, headingLevel = 2 }: { c: Case; headingLevel?: 2 | 3 }) {
@@ -9,7 +9,9 @@ export function CaseFacts({ c, headingLevel = 2 }: { c: Case; headingLevel?: 2 |
       <div>
         <p className="text-sm font-semibold text-brand-700">
           {c.area}
-          {c.demo && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">caso de demostración</span>}
+          {c.demo && (
+            <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-normal text-slate-700">caso de demostración</span>
+          )}
         </p>
         <H className="text-xl font-bold text-slate-900">{c.title}</H>
       </div>

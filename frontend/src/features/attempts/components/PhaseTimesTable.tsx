@@ -1,5 +1,5 @@
-import type { Phase } from '../api/types'
-import { phaseName } from '../api/types'
+import type { Phase } from '@/types/api'
+import { phaseName } from '@/lib/attempts'
 
 export const formatSeconds = (s: number) => `${Math.floor(s / 60)}:${String(Math.max(0, Math.round(s % 60))).padStart(2, '0')}`
 
@@ -14,10 +14,18 @@ export function PhaseTimesTable({ phases }: { phases: Phase[] }) {
         <caption className="sr-only">Tiempo usado por fase</caption>
         <thead className="border-b border-slate-300 text-slate-700">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-semibold">Fase</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Usado</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Límite</th>
-            <th scope="col" className="py-2 font-semibold">Uso</th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Fase
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Usado
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Límite
+            </th>
+            <th scope="col" className="py-2 font-semibold">
+              Uso
+            </th>
           </tr>
         </thead>
         <tbody>

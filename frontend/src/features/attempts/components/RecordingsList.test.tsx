@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import type { Attempt, Phase, Recording } from '../api/types'
+import type { Attempt, Phase, Recording } from '@/types/api'
 import { RecordingsList, lateNote, recordingLabels } from './RecordingsList'
 
 // The player fetches media; here only the list around it matters.

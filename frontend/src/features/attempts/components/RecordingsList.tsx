@@ -3,7 +3,8 @@ import { RecordingWithTranscript } from '@/features/transcripts/components/Recor
 import { confirmAction } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useDeleteRecording } from '../api/delete-recording'
-import { phaseName, type Attempt, type Recording } from '../api/types'
+import { phaseName } from '@/lib/attempts'
+import type { Attempt, Recording } from '@/types/api'
 
 // recordingLabels names each recording by its phase, and by part when a
 // phase has several (a reload in the middle of it).
@@ -28,7 +29,15 @@ export const lateNote = 'Registrada después de terminar su fase.'
 // RecordingsList shows every recording of an attempt with its transcript.
 // The student may delete a recording (the attempt keeps its scores); the
 // student and the group's tutor may correct a transcript.
-export function RecordingsList({ attempt: a, canDelete, canEditTranscripts }: { attempt: Attempt; canDelete: boolean; canEditTranscripts: boolean }) {
+export function RecordingsList({
+  attempt: a,
+  canDelete,
+  canEditTranscripts,
+}: {
+  attempt: Attempt
+  canDelete: boolean
+  canEditTranscripts: boolean
+}) {
   const del = useDeleteRecording()
   const recordings = recordingLabels(a, a.recordings)
 
@@ -47,7 +56,13 @@ export function RecordingsList({ attempt: a, canDelete, canEditTranscripts }: { 
     <ul className="space-y-4">
       {recordings.map(({ recording: r, label }) => (
         <li key={r.id} className="space-y-2">
-          <RecordingWithTranscript attemptId={a.id} recording={r} transcript={r.transcript ?? null} label={label} canEdit={canEditTranscripts} />
+          <RecordingWithTranscript
+            attemptId={a.id}
+            recording={r}
+            transcript={r.transcript ?? null}
+            label={label}
+            canEdit={canEditTranscripts}
+          />
           {r.late && (
             <p className="text-sm text-amber-900">
               <span className="sr-only">{label}: </span>

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Case } from '../api/types'
+import type { Case } from '@/types/api'
 import { RevealPanel } from './RevealPanel'
 
 const c: Case = {
@@ -16,7 +16,13 @@ const c: Case = {
   keyPoints: ['Tipicidad', 'Competencia y plazo'],
   followUpKeyPoints: [1, 2, 2],
   legalBases: [
-    { norm: 'COIP', article: '146', note: 'Homicidio culposo por mala práctica.', label: 'art. 146', url: 'https://www.funcionjudicial.gob.ec/' },
+    {
+      norm: 'COIP',
+      article: '146',
+      note: 'Homicidio culposo por mala práctica.',
+      label: 'art. 146',
+      url: 'https://www.funcionjudicial.gob.ec/',
+    },
     { norm: 'Código de la Niñez y Adolescencia', article: '125+2', label: 'art. innumerado 2 a continuación del art. 125' },
   ],
   status: 'active',

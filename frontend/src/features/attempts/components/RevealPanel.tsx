@@ -1,4 +1,4 @@
-import type { Case, LegalBase } from '../api/types'
+import type { Case, LegalBase } from '@/types/api'
 
 /** The tribunal questions (1-based) a key point answers, by key point index. */
 function answeredBy(c: Case): Map<number, number[]> {
@@ -51,7 +51,12 @@ export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: st
               {c.legalBases.map((b, i) => (
                 <li key={i}>
                   {b.url ? (
-                    <a href={b.url} target="_blank" rel="noopener noreferrer" className="font-medium text-brand-700 underline hover:text-brand-800">
+                    <a
+                      href={b.url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="font-medium text-brand-700 underline hover:text-brand-800"
+                    >
                       {baseCitation(b)}
                       <span className="sr-only"> (texto oficial de la norma, se abre en una pestaña nueva)</span>
                     </a>

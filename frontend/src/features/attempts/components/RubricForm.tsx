@@ -1,13 +1,23 @@
 import { useId } from 'react'
-import type { Levels, Rubric } from '../api/types'
-import { scoreOf } from '../api/types'
+import type { Levels, Rubric } from '@/types/api'
+import { scoreOf } from '@/lib/attempts'
 import { formatScore } from '@/lib/format'
 
 const groupName = { contenido: 'Contenido', formalidades: 'Formalidades' } as const
 
 // RubricForm asks a level (1–4) for every criterion, showing what each level
 // looks like: the student self-assesses and the tutor grades with it.
-export function RubricForm({ rubric, value, onChange, legend }: { rubric: Rubric; value: Levels; onChange: (v: Levels) => void; legend: string }) {
+export function RubricForm({
+  rubric,
+  value,
+  onChange,
+  legend,
+}: {
+  rubric: Rubric
+  value: Levels
+  onChange: (v: Levels) => void
+  legend: string
+}) {
   const base = useId()
   const complete = rubric.criteria.every((c) => value[c.id])
   return (

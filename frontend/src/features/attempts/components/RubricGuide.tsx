@@ -1,4 +1,4 @@
-import type { Rubric } from '../api/types'
+import type { Rubric } from '@/types/api'
 
 // RubricGuide explains the rubric: what each criterion looks for and what
 // each level means. Students read it before and after an attempt.

@@ -1,4 +1,4 @@
-import type { Levels, Rubric } from '../api/types'
+import type { Levels, Rubric } from '@/types/api'
 import { formatScore } from '@/lib/format'
 
 const points = (weight: number, level: number | undefined) => (level ? (weight * level) / 4 / 10 : null)
@@ -14,10 +14,18 @@ export function RubricTable({ rubric, self, tutor }: { rubric: Rubric; self?: Le
         <caption className="sr-only">Rúbrica: niveles por criterio</caption>
         <thead className="border-b border-slate-300 text-slate-700">
           <tr>
-            <th scope="col" className="py-2 pr-3 font-semibold">Criterio</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Peso</th>
-            <th scope="col" className="py-2 pr-3 font-semibold">Autoevaluación</th>
-            <th scope="col" className="py-2 font-semibold">Tutor</th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Criterio
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Peso
+            </th>
+            <th scope="col" className="py-2 pr-3 font-semibold">
+              Autoevaluación
+            </th>
+            <th scope="col" className="py-2 font-semibold">
+              Tutor
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -30,11 +38,15 @@ export function RubricTable({ rubric, self, tutor }: { rubric: Rubric; self?: Le
               <td className="py-2 pr-3">{c.weight}</td>
               <td className="py-2 pr-3">
                 {levelName(self?.[c.id])}
-                {self?.[c.id] ? <span className="block text-xs text-slate-600">{formatScore(points(c.weight, self[c.id]))} pts</span> : null}
+                {self?.[c.id] ? (
+                  <span className="block text-xs text-slate-600">{formatScore(points(c.weight, self[c.id]))} pts</span>
+                ) : null}
               </td>
               <td className="py-2">
                 {levelName(tutor?.[c.id])}
-                {tutor?.[c.id] ? <span className="block text-xs text-slate-600">{formatScore(points(c.weight, tutor[c.id]))} pts</span> : null}
+                {tutor?.[c.id] ? (
+                  <span className="block text-xs text-slate-600">{formatScore(points(c.weight, tutor[c.id]))} pts</span>
+                ) : null}
               </td>
             </tr>
           ))}

@@ -23,8 +23,7 @@ export const sessionQueryKey = ['session'] as const
 
 export const getSession = () => api.get<Session>('/api/session')
 
-export const sessionQueryOptions = () =>
-  queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 60_000 })
+export const sessionQueryOptions = () => queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 60_000 })
 
 export function useSession() {
   return useQuery(sessionQueryOptions())

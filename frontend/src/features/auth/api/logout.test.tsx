@@ -24,7 +24,10 @@ function setup(status = 204) {
 // What MSAL 5 leaves in sessionStorage after a popup sign-in (keys shortened).
 function msalKeys() {
   sessionStorage.setItem('msal.3.token.keys.client-id', '{"idToken":["k1"],"accessToken":["k2"]}')
-  sessionStorage.setItem('msal.3|uid.utid|login.microsoftonline.com|accesstoken|client-id|tenant|mail.send user.read', '{"secret":"graph-token"}')
+  sessionStorage.setItem(
+    'msal.3|uid.utid|login.microsoftonline.com|accesstoken|client-id|tenant|mail.send user.read',
+    '{"secret":"graph-token"}',
+  )
   sessionStorage.setItem('msal.3|uid.utid|login.microsoftonline.com|idtoken|client-id|tenant|', '{"secret":"id-token"}')
   sessionStorage.setItem('msal.version', '5.29.0')
 }

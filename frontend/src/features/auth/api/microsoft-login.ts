@@ -19,10 +19,7 @@ export type MicrosoftLoginInput = {
 // here, when the button is used, while the server issues the nonce.
 export async function signInWithMicrosoft({ config: cfg, onPopup }: MicrosoftLoginInput): Promise<MicrosoftLoginResult> {
   if (!cfg.enabled || !cfg.clientId || !cfg.authority) throw new MicrosoftNotConfiguredError()
-  const [{ nonce }, { popupIdToken }] = await Promise.all([
-    api.post<{ nonce: string }>('/api/auth/microsoft/start'),
-    import('./msal'),
-  ])
+  const [{ nonce }, { popupIdToken }] = await Promise.all([api.post<{ nonce: string }>('/api/auth/microsoft/start'), import('./msal')])
   onPopup?.(true)
   let idToken: string
   try {

@@ -26,8 +26,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
     mutation.mutate(
       { token, password },
       {
-        onSuccess: () =>
-          void showSuccess('Contraseña actualizada', 'Ya puede ingresar con su correo y la nueva contraseña.').then(onDone),
+        onSuccess: () => void showSuccess('Contraseña actualizada', 'Ya puede ingresar con su correo y la nueva contraseña.').then(onDone),
         onError: (err) => {
           if (err instanceof ApiError && err.code === 'weak_password') {
             void showError('Contraseña no válida', err.message)
@@ -55,13 +54,27 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
         <label htmlFor={`${id}-new`} className="block font-medium text-slate-800">
           Nueva contraseña
         </label>
-        <input id={`${id}-new`} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} className={inputClass} />
+        <input
+          id={`${id}-new`}
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          className={inputClass}
+        />
       </div>
       <div>
         <label htmlFor={`${id}-again`} className="block font-medium text-slate-800">
           Repita la nueva contraseña
         </label>
-        <input id={`${id}-again`} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} className={inputClass} />
+        <input
+          id={`${id}-again`}
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          className={inputClass}
+        />
       </div>
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? 'Guardando…' : 'Guardar contraseña'}

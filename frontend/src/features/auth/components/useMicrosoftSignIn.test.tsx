@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { act, render, screen, waitFor } from '@testing-library/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
@@ -16,9 +17,13 @@ const config: AppConfig = {
 
 const user = { id: 'u', mail: 'a@utpl.edu.ec', displayName: 'A', givenName: 'A', surname: '', photoUrl: '', role: 'estudiante' }
 
-let start: () => void = () => {}
+// The hook's start, as the last render returned it.
+const probe = { start: () => {} }
 function Probe() {
-  start = useMicrosoftSignIn().start
+  const { start } = useMicrosoftSignIn()
+  useEffect(() => {
+    probe.start = start
+  })
   return <p data-testid="where">{useLocation().pathname}</p>
 }
 
@@ -47,7 +52,7 @@ describe('useMicrosoftSignIn (docs/product.md, Public pages and sign-in)', () =>
   it('sends a new user to /auth/carreras and drops the saved location', async () => {
     saveRedirect('/admin/grupo')
     renderAt(true)
-    act(() => start())
+    act(() => probe.start())
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/carreras'))
     // A later sign-in in this tab must not find it.
     expect(consumeRedirect()).toBeNull()
@@ -56,14 +61,14 @@ describe('useMicrosoftSignIn (docs/product.md, Public pages and sign-in)', () =>
   it('sends a returning user to the saved location, once', async () => {
     saveRedirect('/auth/historial')
     renderAt(false)
-    act(() => start())
+    act(() => probe.start())
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/historial'))
     expect(consumeRedirect()).toBeNull()
   })
 
   it('sends a returning user without a saved location to /auth/carreras', async () => {
     renderAt(false)
-    act(() => start())
+    act(() => probe.start())
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/carreras'))
   })
 })

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type AttemptSummary } from '@/features/attempts/api/types'
+import { attemptKeys } from '@/lib/attempts'
+import type { AttemptSummary } from '@/types/api'
 
 export type Trend = 'sube' | 'baja' | 'estable' | ''
 

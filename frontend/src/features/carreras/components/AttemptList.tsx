@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom'
-import { modeName, statusName, summaryScore, type AttemptSummary } from '@/features/attempts/api/types'
+import { modeName, statusName, summaryScore } from '@/lib/attempts'
+import type { AttemptSummary } from '@/types/api'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { formatDateTime } from '@/lib/format'
 import { testPaths } from '@/features/test/paths'
@@ -22,7 +23,9 @@ export function AttemptList({ attempts, passScore = 7 }: { attempts: AttemptSumm
               </p>
             </div>
             <div className="flex flex-wrap items-center gap-2 text-sm">
-              {a.status === 'finished' && <ScoreBadge score={summaryScore(a)} passScore={passScore} label={a.graded ? 'Tutor' : 'Autoevaluación'} />}
+              {a.status === 'finished' && (
+                <ScoreBadge score={summaryScore(a)} passScore={passScore} label={a.graded ? 'Tutor' : 'Autoevaluación'} />
+              )}
               {a.status === 'in_progress' && (
                 <Link to={to} className="font-semibold text-brand-700 underline">
                   Continuar intento

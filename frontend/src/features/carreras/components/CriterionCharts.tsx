@@ -24,7 +24,15 @@ export default function CriterionCharts({ byCriterion }: { byCriterion: Progress
         if (series.length === 0) return null
         return (
           <div key={g} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-            <LineChart title={title} series={series} yMin={1} yMax={4} yTicks={[1, 2, 3, 4]} yFormat={(v) => `${v} ${levelNames[v] ?? ''}`.trim()} xFormat={(x) => `Intento ${x}`} />
+            <LineChart
+              title={title}
+              series={series}
+              yMin={1}
+              yMax={4}
+              yTicks={[1, 2, 3, 4]}
+              yFormat={(v) => `${v} ${levelNames[v] ?? ''}`.trim()}
+              xFormat={(x) => `Intento ${x}`}
+            />
           </div>
         )
       })}

@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { useSession } from '@/features/auth/api/get-session'
 import { useAttempt } from '@/features/attempts/api/get-attempt'
-import { attemptKeys } from '@/features/attempts/api/types'
+import { attemptKeys } from '@/lib/attempts'
 import { AttemptResult } from '@/features/attempts/components/AttemptResult'
 import { UploadStatusLine } from '@/features/test/components/UploadStatusLine'
 import { testPaths } from '@/features/test/paths'
@@ -15,7 +15,7 @@ import { resumeIfFree } from '@/features/test/lib/attempt-lock'
 import { pendingAttemptIds } from '@/features/test/recording/store'
 import { getUploadQueue, useUploadStatus } from '@/features/test/recording/uploader'
 import { ApiError } from '@/lib/api-client'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // AttemptResultPage is /auth/historial/:id: one attempt's result.
 export function AttemptResultPage() {
@@ -34,7 +34,9 @@ export function AttemptResultPage() {
         {q.isPending && <PageSpinner />}
         {q.isError && (
           <Notice tone="error">
-            {q.error instanceof ApiError && q.error.status === 404 ? 'El intento no existe.' : `No se pudo cargar el intento. ${q.error.message}`}
+            {q.error instanceof ApiError && q.error.status === 404
+              ? 'El intento no existe.'
+              : `No se pudo cargar el intento. ${q.error.message}`}
           </Notice>
         )}
         {a?.status === 'in_progress' && own && (

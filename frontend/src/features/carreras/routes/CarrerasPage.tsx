@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { buttonClass } from '@/components/ui/Button'
 import { useSession } from '@/features/auth/api/get-session'
-import { modeName } from '@/features/attempts/api/types'
+import { modeName } from '@/lib/attempts'
 import { useOverview } from '@/features/test/api/overview'
 import { PendingUploadsNotice } from '@/features/test/components/PendingUploadsNotice'
 import { testPaths } from '@/features/test/paths'
@@ -14,7 +14,7 @@ import { paths } from '@/lib/paths'
 import { useDegrees } from '../api/get-degrees'
 import { trendText, useProgress } from '../api/get-progress'
 import { AttemptList } from '../components/AttemptList'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // CarrerasPage is the student's home: their degree with the way into the
 // simulator, their progress at a glance and their recent attempts.
@@ -52,7 +52,9 @@ export function CarrerasPage() {
               <div className="flex flex-wrap items-center justify-between gap-4">
                 <div>
                   <p className="text-2xl font-bold text-brand-800">{mine.nombre}</p>
-                  <p className="text-slate-700">Practique el examen complexivo oral: sorteo, preparación, exposición, preguntas del tribunal y cierre.</p>
+                  <p className="text-slate-700">
+                    Practique el examen complexivo oral: sorteo, preparación, exposición, preguntas del tribunal y cierre.
+                  </p>
                 </div>
                 <div className="flex flex-wrap gap-3">
                   {overview.data?.inProgress && (
@@ -110,25 +112,25 @@ export function CarrerasPage() {
         )}
 
         {!(mine && others.length === 0) && (
-        <section aria-labelledby="disponibles">
-          <h2 id="disponibles" className="text-xl font-bold text-brand-800">
-            {mine ? 'Otras carreras' : 'Carreras disponibles'}
-          </h2>
-          {degrees.isPending && <Spinner />}
-          {degrees.isError && <p role="alert">No se pudieron cargar las carreras. Intente de nuevo más tarde.</p>}
-          <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {(mine ? others : (degrees.data ?? [])).map((d) => (
-              <li key={d.id} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-                <h3 className="text-lg font-semibold text-brand-800">{d.nombre}</h3>
-                {canPractise && !mine && !overview.isPending && (
-                  <Link to={paths.test} className={buttonClass('primary', 'mt-4')}>
-                    Practicar
-                  </Link>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
+          <section aria-labelledby="disponibles">
+            <h2 id="disponibles" className="text-xl font-bold text-brand-800">
+              {mine ? 'Otras carreras' : 'Carreras disponibles'}
+            </h2>
+            {degrees.isPending && <Spinner />}
+            {degrees.isError && <p role="alert">No se pudieron cargar las carreras. Intente de nuevo más tarde.</p>}
+            <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {(mine ? others : (degrees.data ?? [])).map((d) => (
+                <li key={d.id} className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+                  <h3 className="text-lg font-semibold text-brand-800">{d.nombre}</h3>
+                  {canPractise && !mine && !overview.isPending && (
+                    <Link to={paths.test} className={buttonClass('primary', 'mt-4')}>
+                      Practicar
+                    </Link>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
         )}
       </div>
     </>

@@ -7,7 +7,7 @@ import { useSession } from '@/features/auth/api/get-session'
 import { paths } from '@/lib/paths'
 import { useMyAttempts } from '../api/get-my-attempts'
 import { AttemptList } from '../components/AttemptList'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // HistorialPage is /auth/historial: every attempt of the user, newest first.
 export function HistorialPage() {
@@ -15,7 +15,10 @@ export function HistorialPage() {
   const { data: session } = useSession()
   return (
     <>
-      <PageHeader title="Historial" subtitle="Sus intentos, del más reciente al más antiguo. Abra uno para escuchar sus grabaciones y ver su calificación.">
+      <PageHeader
+        title="Historial"
+        subtitle="Sus intentos, del más reciente al más antiguo. Abra uno para escuchar sus grabaciones y ver su calificación."
+      >
         <AuthNav />
       </PageHeader>
       <div className="mx-auto max-w-6xl space-y-4 px-4 py-10 sm:px-6">

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useRubric } from '@/features/attempts/api/get-rubric'
 import { RubricGuide } from '@/features/attempts/components/RubricGuide'
-import { AuthNav } from '../components/AuthNav'
+import { AuthNav } from '@/components/layout/AuthNav'
 
 // RubricaPage is /auth/rubrica: what each criterion looks for, to read before
 // and after practising.

@@ -74,7 +74,10 @@ export function HomePage() {
           <ol className="space-y-3">
             {phases.map(([title, text], i) => (
               <li key={title} className="flex gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200">
-                <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-700 font-bold text-white">
+                <span
+                  aria-hidden="true"
+                  className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-700 font-bold text-white"
+                >
                   {i + 1}
                 </span>
                 <div>
@@ -95,7 +98,13 @@ export function HomePage() {
           <p className="mt-2 text-slate-700">Conozca el simulador en el video de presentación.</p>
           <div className="mt-6 overflow-hidden rounded-2xl bg-brand-900 shadow-lg">
             {videoUrl ? (
-              <video className="aspect-video w-full" controls preload="none" src={videoUrl} aria-label="Video de presentación del simulador">
+              <video
+                className="aspect-video w-full"
+                controls
+                preload="none"
+                src={videoUrl}
+                aria-label="Video de presentación del simulador"
+              >
                 Su navegador no puede reproducir este video.
               </video>
             ) : (

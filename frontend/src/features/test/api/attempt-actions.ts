@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys, type Attempt, type Difficulty, type Levels, type Mode } from '@/features/attempts/api/types'
+import { attemptKeys } from '@/lib/attempts'
+import type { Attempt, Difficulty, Levels, Mode } from '@/types/api'
 import { serverClock } from '../lib/clock'
 
 // The attempt runner's requests. Every answer carries serverTime, which keeps

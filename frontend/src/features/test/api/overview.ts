@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { AttemptSummary, Blueprint, Difficulty, Rubric } from '@/features/attempts/api/types'
+import type { AttemptSummary, Blueprint, Difficulty, Rubric } from '@/types/api'
 
 export type ExamOverview = {
   degree: { id: string; nombre: string }

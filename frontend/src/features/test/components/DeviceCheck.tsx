@@ -21,8 +21,8 @@ export function DeviceCheck({ onReady, starting, onBack }: { onReady: () => void
         Comprobación del micrófono
       </h2>
       <p className="text-slate-700">
-        Sus respuestas se graban. Antes de sortear el caso, permita el acceso al micrófono y compruebe que el indicador se mueve cuando habla. La
-        grabación se guarda en este equipo y se envía al servidor mientras habla.
+        Sus respuestas se graban. Antes de sortear el caso, permita el acceso al micrófono y compruebe que el indicador se mueve cuando
+        habla. La grabación se guarda en este equipo y se envía al servidor mientras habla.
       </p>
       {insecure && <Notice tone="error">El micrófono solo funciona en una conexión segura (https).</Notice>}
       {failed && (
@@ -45,7 +45,9 @@ export function DeviceCheck({ onReady, starting, onBack }: { onReady: () => void
             </p>
             <LevelMeter level={level} />
           </div>
-          <p className="text-sm text-slate-700">Si la barra no se mueve, revise que el micrófono correcto esté seleccionado en su equipo.</p>
+          <p className="text-sm text-slate-700">
+            Si la barra no se mueve, revise que el micrófono correcto esté seleccionado en su equipo.
+          </p>
         </div>
       )}
       <div className="flex flex-wrap gap-3">

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { saveNotes } from '../api/attempt-actions'
 import { initialNotes, NOTES_MAX, NOTES_TEMPLATE, readLocalNotes, writeLocalNotes } from '../lib/notes'
+import { inputBase } from '@/components/ui/input'
 
 type SaveState = 'saved' | 'saving' | 'pending' | 'offline'
 
@@ -82,7 +83,7 @@ export function NotesPad({ attemptId, serverNotes }: { attemptId: string; server
         rows={16}
         spellCheck
         lang="es"
-        className="block w-full rounded-lg border border-slate-400 bg-white p-3 font-mono text-sm leading-relaxed"
+        className={`block w-full ${inputBase} p-3 font-mono text-sm leading-relaxed`}
       />
       <div className="flex flex-wrap justify-between gap-2 text-sm">
         <p id={`${id}-state`} className={state === 'offline' ? 'font-semibold text-slate-900' : 'text-slate-700'} data-notes={state}>

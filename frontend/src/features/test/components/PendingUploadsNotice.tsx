@@ -13,7 +13,7 @@ export function PendingUploadsNotice({ except }: { except?: string }) {
   useEffect(() => {
     let alive = true
     void (async () => {
-      let ids: string[] = []
+      let ids: string[]
       try {
         ids = (await pendingAttemptIds()).filter((id) => id !== except)
       } catch {

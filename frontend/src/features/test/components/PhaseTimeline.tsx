@@ -1,4 +1,4 @@
-import type { Phase } from '@/features/attempts/api/types'
+import type { Phase } from '@/types/api'
 import { timelineSteps, type StepState } from '../lib/timeline'
 
 const stateText: Record<StepState, string> = {
@@ -29,7 +29,10 @@ export function PhaseTimeline({ phases, current }: { phases: Phase[]; current: n
                 s.state === 'current' ? 'border-gold-500 bg-gold-300/30 font-semibold text-brand-900' : 'border-transparent text-slate-700'
               }`}
             >
-              <span aria-hidden="true" className={`flex size-5 items-center justify-center rounded-full border text-xs font-bold ${dot[s.state]}`}>
+              <span
+                aria-hidden="true"
+                className={`flex size-5 items-center justify-center rounded-full border text-xs font-bold ${dot[s.state]}`}
+              >
                 {s.state === 'done' ? '✓' : s.state === 'skipped' ? '–' : i + 1}
               </span>
               {s.label}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import type { UploadQueue } from '../recording/uploader'
 import { useUploadStatus } from '../recording/uploader'
@@ -20,17 +20,22 @@ export function UploadStatusLine({ queue }: { queue: UploadQueue }) {
   const s = uploadSummary(status)
   // Only changes that matter are announced (going offline, an error, back
   // to saved), not every chunk that comes and goes.
-  const [said, setSaid] = useState('')
-  const lastTone = useRef(s.tone)
-  useEffect(() => {
-    if (s.tone === lastTone.current) return
-    const from = lastTone.current
-    lastTone.current = s.tone
-    if (s.tone === 'offline' || s.tone === 'error') setSaid(s.text)
-    else if (s.tone === 'ok' && (from === 'offline' || from === 'error')) setSaid('Conexión recuperada. Grabaciones guardadas en el servidor.')
-  }, [s.tone, s.text])
+  // The announcement changes with the tone, during the render that sees the
+  // new tone (React's way to adjust state to a changed value).
+  const [spoken, setSpoken] = useState({ tone: s.tone, said: '' })
+  let said = spoken.said
+  if (s.tone !== spoken.tone) {
+    const from = spoken.tone
+    if (s.tone === 'offline' || s.tone === 'error') said = s.text
+    else if (s.tone === 'ok' && (from === 'offline' || from === 'error'))
+      said = 'Conexión recuperada. Grabaciones guardadas en el servidor.'
+    setSpoken({ tone: s.tone, said })
+  }
   return (
-    <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${tones[s.tone]}`} data-upload={s.tone}>
+    <div
+      className={`flex flex-wrap items-center gap-x-3 gap-y-1 rounded-lg border px-3 py-2 text-sm ${tones[s.tone]}`}
+      data-upload={s.tone}
+    >
       <span aria-hidden="true" className="font-bold">
         {icons[s.tone]}
       </span>

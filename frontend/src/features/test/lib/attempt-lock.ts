@@ -16,35 +16,36 @@ export type LockState = 'waiting' | 'held' | 'busy'
 // useAttemptLock holds the attempt's lock while the component is mounted
 // ('busy' when another tab has it; retry asks again).
 export function useAttemptLock(attemptId: string): { state: LockState; retry: () => void } {
-  const [state, setState] = useState<LockState>(() => (locks()?.request ? 'waiting' : 'held'))
   const [round, setRound] = useState(0)
+  // The answer for one request of the lock (attempt and round): a new
+  // attempt or a retry is 'waiting' until its own answer comes.
+  const request = `${attemptId}#${round}`
+  const [answer, setAnswer] = useState<{ request: string; state: LockState } | null>(null)
   useEffect(() => {
     const l = locks()
-    if (!l?.request) {
-      setState('held')
-      return
-    }
+    if (!l?.request) return
     let release: () => void = () => undefined
     const held = new Promise<void>((r) => (release = r))
     let alive = true
-    setState('waiting')
+    const answered = (state: LockState) => setAnswer({ request, state })
     l.request(attemptLockName(attemptId), { ifAvailable: true }, async (lock) => {
       if (!alive) return
       if (!lock) {
-        setState('busy')
+        answered('busy')
         return
       }
-      setState('held')
+      answered('held')
       await held
     }).catch(() => {
-      if (alive) setState('held') // locks unusable: behave as a single tab
+      if (alive) answered('held') // locks unusable: behave as a single tab
     })
     return () => {
       alive = false
       release()
     }
-  }, [attemptId, round])
+  }, [attemptId, request])
   const retry = useCallback(() => setRound((n) => n + 1), [])
+  const state: LockState = !locks()?.request ? 'held' : answer?.request === request ? answer.state : 'waiting'
   return { state, retry }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Blueprint, Phase } from '@/features/attempts/api/types'
+import type { Blueprint, Phase } from '@/types/api'
 import { blueprintRows, blueprintTotalSec, timelineSteps } from './timeline'
 
 const phase = (kind: Phase['kind'], index = 0, skipped = false) => ({ kind, index, skipped })

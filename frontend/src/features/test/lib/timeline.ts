@@ -1,4 +1,4 @@
-import type { Blueprint, Phase } from '@/features/attempts/api/types'
+import type { Blueprint, Phase } from '@/types/api'
 import { spokenDuration } from './clock'
 
 // The phase timeline: an attempt's phases grouped into the steps a student

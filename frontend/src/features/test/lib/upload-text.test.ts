@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest'
 import type { UploadStatus } from '../recording/uploader'
 import { uploadSummary } from './upload-text'
 
-const base: UploadStatus = { pendingChunks: 0, pendingBytes: 0, pendingRecordings: 0, uploading: false, online: true, lastError: null, halted: false }
+const base: UploadStatus = {
+  pendingChunks: 0,
+  pendingBytes: 0,
+  pendingRecordings: 0,
+  uploading: false,
+  online: true,
+  lastError: null,
+  halted: false,
+}
 
 describe('uploadSummary', () => {
   it('says when everything is on the server', () => {
@@ -12,7 +20,10 @@ describe('uploadSummary', () => {
   it('counts what waits for the connection', () => {
     expect(uploadSummary({ ...base, online: false, pendingChunks: 4 }).text).toBe('4 fragmentos pendientes — se enviarán al reconectar')
     expect(uploadSummary({ ...base, online: false, pendingChunks: 1 }).text).toBe('1 fragmento pendiente — se enviará al reconectar')
-    expect(uploadSummary({ ...base, pendingChunks: 2 })).toMatchObject({ tone: 'pending', text: 'Enviando al servidor: 2 fragmentos pendientes' })
+    expect(uploadSummary({ ...base, pendingChunks: 2 })).toMatchObject({
+      tone: 'pending',
+      text: 'Enviando al servidor: 2 fragmentos pendientes',
+    })
   })
   it('says calmly that a busy server will take the recordings in a moment', () => {
     const s = uploadSummary({

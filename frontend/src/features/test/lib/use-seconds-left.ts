@@ -1,10 +1,13 @@
-import { useEffect, useRef, useState } from 'react'
-import type { Phase } from '@/features/attempts/api/types'
+import { useEffect, useEffectEvent, useState } from 'react'
+import type { Phase } from '@/types/api'
 import { serverClock, remainingMs } from './clock'
 
 // phaseRemainingMs is the time left in a timed phase by the server clock:
 // frozen while paused, null for untimed phases.
-export function phaseRemainingMs(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined, serverNow: number): number | null {
+export function phaseRemainingMs(
+  p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined,
+  serverNow: number,
+): number | null {
   if (!p || p.limitSec <= 0) return null
   if (p.pausedAt || !p.deadline) return Math.max(0, (p.limitSec - p.usedSec) * 1000)
   return remainingMs(p.deadline, serverNow)
@@ -15,18 +18,21 @@ export function phaseRemainingMs(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadli
 // belongs to the phase passed in: a new phase is computed at once, never
 // shown with the previous phase's last reading (which would be 0 right after
 // a phase ran out, and end the next phase at once).
-export function useSecondsLeft(p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined, phaseKey: string | number): number | null {
+export function useSecondsLeft(
+  p: Pick<Phase, 'limitSec' | 'usedSec' | 'deadline' | 'pausedAt'> | undefined,
+  phaseKey: string | number,
+): number | null {
   const key = p ? `${phaseKey}|${p.limitSec}|${p.usedSec}|${p.deadline}|${p.pausedAt}` : `${phaseKey}|none`
   const compute = () => {
     const ms = phaseRemainingMs(p, serverClock.now())
     return ms === null ? null : Math.max(0, Math.ceil(ms / 1000))
   }
   const [reading, setReading] = useState(() => ({ key, sec: compute() }))
-  const latest = useRef(compute)
-  latest.current = compute
+  // The interval reads the phase of the latest render.
+  const latest = useEffectEvent(compute)
   useEffect(() => {
     const tick = () => {
-      const sec = latest.current()
+      const sec = latest()
       setReading((r) => (r.key === key && r.sec === sec ? r : { key, sec }))
     }
     tick()

@@ -7,7 +7,15 @@ function domError(name: string) {
   return Object.assign(new Error(name), { name })
 }
 
-function setup({ secure = true, recorder = true, getUserMedia }: { secure?: boolean; recorder?: boolean; getUserMedia?: (c: MediaStreamConstraints) => Promise<MediaStream> }) {
+function setup({
+  secure = true,
+  recorder = true,
+  getUserMedia,
+}: {
+  secure?: boolean
+  recorder?: boolean
+  getUserMedia?: (c: MediaStreamConstraints) => Promise<MediaStream>
+}) {
   vi.stubGlobal('isSecureContext', secure)
   vi.stubGlobal('MediaRecorder', recorder ? { isTypeSupported: (t: string) => t === 'audio/webm;codecs=opus' } : undefined)
   const mediaDevices = getUserMedia ? { getUserMedia: vi.fn(getUserMedia) } : undefined

@@ -1,25 +1,20 @@
-import { pickMimeType } from './mime'
+import { pickMimeType } from '@/lib/mime'
 
 // The microphone check of phase 0: secure context, browser support and
 // permission, with a Spanish explanation of every failure.
 
 export type DeviceProblem = 'insecure' | 'unsupported' | 'denied' | 'no-device' | 'busy' | 'error'
 
-export type DeviceCheck =
-  | { ok: true; stream: MediaStream }
-  | { ok: false; reason: DeviceProblem; message: string }
+export type DeviceCheck = { ok: true; stream: MediaStream } | { ok: false; reason: DeviceProblem; message: string }
 
 export const deviceMessages: Record<DeviceProblem, string> = {
   insecure: 'El micrófono solo funciona en una conexión segura (https).',
-  unsupported:
-    'Este navegador no permite grabar audio. Use una versión reciente de Chrome, Edge, Firefox o Safari.',
+  unsupported: 'Este navegador no permite grabar audio. Use una versión reciente de Chrome, Edge, Firefox o Safari.',
   denied:
     'El navegador bloqueó el acceso al micrófono. Para permitirlo, toque el ícono del candado o de ajustes junto a la dirección de la página, ' +
     'abra «Permisos» o «Configuración del sitio», cambie «Micrófono» a «Permitir» y vuelva a cargar la página.',
-  'no-device':
-    'No se encontró ningún micrófono. Conecte uno (o active el del equipo) y vuelva a intentarlo.',
-  busy:
-    'El micrófono está ocupado por otra aplicación o no responde. Cierre las videollamadas o grabadoras abiertas y vuelva a intentarlo.',
+  'no-device': 'No se encontró ningún micrófono. Conecte uno (o active el del equipo) y vuelva a intentarlo.',
+  busy: 'El micrófono está ocupado por otra aplicación o no responde. Cierre las videollamadas o grabadoras abiertas y vuelva a intentarlo.',
   error: 'No se pudo acceder al micrófono. Vuelva a intentarlo.',
 }
 

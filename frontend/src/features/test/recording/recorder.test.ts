@@ -97,7 +97,13 @@ describe('PhaseRecorder', () => {
     expect(mr.timeslice).toBe(2000)
     expect(rec.state).toBe('recording')
     expect(rec.mimeType).toBe('audio/webm;codecs=opus')
-    expect(await getRecording(rec.recordingId)).toMatchObject({ attemptId: A, phase: 2, mimeType: 'audio/webm;codecs=opus', nextSeq: 0, stopped: false })
+    expect(await getRecording(rec.recordingId)).toMatchObject({
+      attemptId: A,
+      phase: 2,
+      mimeType: 'audio/webm;codecs=opus',
+      nextSeq: 0,
+      stopped: false,
+    })
     await rec.stop()
   })
 
@@ -105,7 +111,11 @@ describe('PhaseRecorder', () => {
     fakeServer()
     const store = await import('./store')
     vi.spyOn(store, 'addRecording').mockRejectedValueOnce(new DOMException('blocked', 'InvalidStateError'))
-    await expect(start(newQueue())).rejects.toMatchObject({ name: 'RecorderError', kind: 'storage', message: expect.stringMatching(/no permite guardar/) })
+    await expect(start(newQueue())).rejects.toMatchObject({
+      name: 'RecorderError',
+      kind: 'storage',
+      message: expect.stringMatching(/no permite guardar/),
+    })
   })
 
   it('stores each chunk in IndexedDB before the queue hears of it', async () => {

@@ -1,5 +1,5 @@
 import { LevelSampler } from './level'
-import { pickMimeType } from './mime'
+import { pickMimeType } from '@/lib/mime'
 import * as store from './store'
 import type { UploadQueue } from './uploader'
 
@@ -253,9 +253,7 @@ export class PhaseRecorder {
   private persist(blob: Blob) {
     this.writes = this.writes.then(async () => {
       try {
-        await withRetries(() =>
-          store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels }),
-        )
+        await withRetries(() => store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels }))
         this.chunkCount++
         this.queue.kick()
       } catch (e) {

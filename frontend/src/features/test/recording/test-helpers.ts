@@ -39,7 +39,7 @@ export async function until(cond: () => boolean | Promise<boolean>, what = 'cond
 export interface SeenRequest {
   method: string
   path: string
-  headers: Record<string, string>
+  headers: Record<string, string> // lower-case names, as HTTP has them
   body: unknown // parsed JSON, or the Blob's text for chunks
 }
 
@@ -70,7 +70,12 @@ export function fakeServer(handler?: Handler) {
       let body: unknown = undefined
       if (raw instanceof Blob) body = await raw.text()
       else if (typeof raw === 'string') body = JSON.parse(raw)
-      const req: SeenRequest = { method: init?.method ?? 'GET', path: url.pathname, headers: { ...(init?.headers as Record<string, string>) }, body }
+      const req: SeenRequest = {
+        method: init?.method ?? 'GET',
+        path: url.pathname,
+        headers: Object.fromEntries(new Headers(init?.headers)),
+        body,
+      }
       requests.push(req)
       if (init?.signal?.aborted) throw new DOMException('aborted', 'AbortError')
       const custom = await handler?.(req, requests.length)

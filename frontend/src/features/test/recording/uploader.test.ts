@@ -68,8 +68,8 @@ describe('UploadQueue', () => {
     await queue().flush()
     const put = server.requests.find((r) => r.path.endsWith('/chunks/0'))!
     expect(put.body).toBe('hello chunk')
-    expect(put.headers['X-Chunk-SHA256']).toBe(createHash('sha256').update('hello chunk').digest('hex'))
-    expect(put.headers['Content-Type']).toBe('application/octet-stream')
+    expect(put.headers['x-chunk-sha256']).toBe(createHash('sha256').update('hello chunk').digest('hex'))
+    expect(put.headers['content-type']).toBe('application/octet-stream')
   })
 
   it('deletes a chunk only after the server acknowledged it', async () => {
@@ -115,7 +115,10 @@ describe('UploadQueue', () => {
     const rid = await recording(['x'])
     const q = queue()
     let done = false
-    void q.flush().then(() => (done = true), () => undefined)
+    void q.flush().then(
+      () => (done = true),
+      () => undefined,
+    )
 
     await until(() => q.getStatus().lastError !== null, 'the 503')
     expect(q.getStatus().lastError).toMatchObject({ kind: 'transient', status: 503, retrying: true, recordingId: rid, seq: 0 })
@@ -145,7 +148,10 @@ describe('UploadQueue', () => {
     const rid = await recording(['c0', 'c1', 'c2'])
     const q = queue() // random 0.5: a quarter of Retry-After as jitter
     let done = false
-    void q.flush().then(() => (done = true), () => undefined)
+    void q.flush().then(
+      () => (done = true),
+      () => undefined,
+    )
 
     await until(() => q.getStatus().lastError !== null, 'the 503')
     expect(q.getStatus().lastError).toMatchObject({
@@ -186,7 +192,10 @@ describe('UploadQueue', () => {
     const rid = await recording(['o0', 'o1'])
     const q = queue()
     let done = false
-    void q.flush().then(() => (done = true), () => undefined)
+    void q.flush().then(
+      () => (done = true),
+      () => undefined,
+    )
     for (let i = 0; i < 50; i++) await tick()
     expect(server.requests).toEqual([])
     expect(q.getStatus()).toMatchObject({ online: false, uploading: false })
@@ -225,7 +234,10 @@ describe('UploadQueue', () => {
     await recording(['a', 'b'])
     const q = queue()
     let done = false
-    void q.flush().then(() => (done = true), () => undefined)
+    void q.flush().then(
+      () => (done = true),
+      () => undefined,
+    )
     await until(() => q.getStatus().online === false && !q.getStatus().uploading, 'offline')
     for (let i = 0; i < 30; i++) await tick()
     expect(server.requests.map((r) => r.path.split('/').slice(-2).join('/'))).toEqual([expect.any(String), 'chunks/0'])
@@ -251,7 +263,10 @@ describe('UploadQueue', () => {
     const rid = await recording(['a', 'b', 'c'])
     const q = queue()
     let done = false
-    void q.flush().then(() => (done = true), () => undefined)
+    void q.flush().then(
+      () => (done = true),
+      () => undefined,
+    )
     await until(() => q.getStatus().lastError?.status === 0, 'the lost response')
     expect((await listPendingChunks(A)).map((c) => c.seq)).toEqual([1, 2])
     await vi.advanceTimersByTimeAsync(1000)
@@ -310,7 +325,7 @@ describe('UploadQueue', () => {
     warn.mockRestore()
   })
 
-  it('drops a take over the phase\'s limit once, and says so in the status', async () => {
+  it("drops a take over the phase's limit once, and says so in the status", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
     const message = 'Esta fase ya tiene 2 grabaciones, el máximo en simulacro: no se pueden agregar más.'
     let refuse = ''
@@ -321,7 +336,11 @@ describe('UploadQueue', () => {
     await q.flush()
     expect(server.requests.filter((r) => r.path.startsWith(base(over)))).toHaveLength(1)
     expect(await getRecording(over)).toBeUndefined()
-    expect(q.getStatus()).toMatchObject({ halted: false, pendingChunks: 0, lastError: { kind: 'refused', code: 'too_many_takes', message, retrying: false } })
+    expect(q.getStatus()).toMatchObject({
+      halted: false,
+      pendingChunks: 0,
+      lastError: { kind: 'refused', code: 'too_many_takes', message, retrying: false },
+    })
     // The next take goes up and clears the notice.
     const next = await recording(['y-0'])
     await q.flush()
@@ -333,23 +352,28 @@ describe('UploadQueue', () => {
   it.each([
     ['storage_quota_exceeded', 'Sus grabaciones ya ocupan el espacio permitido (500 MB).'],
     ['recording_too_large', 'La grabación supera el tamaño máximo de 64 MB.'],
-  ])('parks a recording whose chunk the server refuses for a limit (409 %s), keeping its audio, without retrying', async (code, message) => {
-    const server = fakeServer((req) => (req.path.endsWith('/chunks/1') ? apiError(409, code, message) : undefined))
-    const rid = await recording(['a', 'b', 'c'])
-    const q = queue()
-    const err = (await q.flush().catch((e: unknown) => e)) as UploadError
-    expect(err).toMatchObject({ kind: 'rejected', code, message, recordingId: rid, seq: 1, retrying: false })
-    expect(q.getStatus().lastError).toMatchObject({ code, message })
-    expect((await listPendingChunks(A)).map((c) => c.seq)).toEqual([1, 2])
-    expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1)
-    await expect(q.flush()).rejects.toMatchObject({ code })
-    expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1) // still not retried in a loop
-  })
+  ])(
+    'parks a recording whose chunk the server refuses for a limit (409 %s), keeping its audio, without retrying',
+    async (code, message) => {
+      const server = fakeServer((req) => (req.path.endsWith('/chunks/1') ? apiError(409, code, message) : undefined))
+      const rid = await recording(['a', 'b', 'c'])
+      const q = queue()
+      const err = (await q.flush().catch((e: unknown) => e)) as UploadError
+      expect(err).toMatchObject({ kind: 'rejected', code, message, recordingId: rid, seq: 1, retrying: false })
+      expect(q.getStatus().lastError).toMatchObject({ code, message })
+      expect((await listPendingChunks(A)).map((c) => c.seq)).toEqual([1, 2])
+      expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1)
+      await expect(q.flush()).rejects.toMatchObject({ code })
+      expect(server.requests.filter((r) => r.path.endsWith('/chunks/1'))).toHaveLength(1) // still not retried in a loop
+    },
+  )
 
   it('parks a take refused with another 409 on registration, keeping its audio', async () => {
     const server = fakeServer((_req, n) => (n === 1 ? apiError(409, 'otra_cosa', 'Otro conflicto') : undefined))
     const rid = await recording(['kept'])
-    const err = (await queue().flush().catch((e: unknown) => e)) as UploadError
+    const err = (await queue()
+      .flush()
+      .catch((e: unknown) => e)) as UploadError
     expect(err).toMatchObject({ kind: 'rejected', code: 'otra_cosa', recordingId: rid })
     expect(await listPendingChunks(A)).toHaveLength(1)
     expect(server.requests).toHaveLength(1)
@@ -371,7 +395,9 @@ describe('UploadQueue', () => {
   it('surfaces chunks_missing on complete with the missing seqs', async () => {
     const server = fakeServer((req) => (req.path.endsWith('/chunks/1') ? new Response(null, { status: 204 }) : undefined))
     const rid = await recording(['a', 'b'])
-    const err = (await queue().flush().catch((e: unknown) => e)) as UploadError
+    const err = (await queue()
+      .flush()
+      .catch((e: unknown) => e)) as UploadError
     expect(err).toMatchObject({ kind: 'missing', recordingId: rid, details: { missing: [1] } })
     expect(server.completed.size).toBe(0)
   })

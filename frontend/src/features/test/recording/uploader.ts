@@ -75,8 +75,7 @@ const messages = {
   storage: 'No se pudo leer el almacenamiento local del navegador. Se reintentará automáticamente.',
   conflict:
     'Un fragmento de la grabación no coincide con el que ya recibió el servidor. La grabación se conserva en este equipo; informe este error al tutor o al soporte.',
-  missing:
-    'Al servidor le faltan fragmentos de la grabación y no se pudo completar. Informe este error al tutor o al soporte.',
+  missing: 'Al servidor le faltan fragmentos de la grabación y no se pudo completar. Informe este error al tutor o al soporte.',
   gone: 'El intento ya no existe en el servidor o no tiene acceso a él. Las grabaciones pendientes se conservan en este equipo.',
   auth: 'Su sesión expiró. Inicie sesión de nuevo para terminar de subir las grabaciones; se conservan en este equipo.',
 } as const
@@ -229,7 +228,8 @@ export class UploadQueue {
     if (this.stopped) outcome = { ok: false, error: new UploadStoppedError() }
     else if (this.haltError) outcome = { ok: false, error: this.haltError }
     else if (this.blocked.size > 0) outcome = { ok: false, error: this.blocked.values().next().value }
-    else if (this.dirty) return // more work arrived; the next run settles them
+    else if (this.dirty)
+      return // more work arrived; the next run settles them
     else outcome = { ok: true }
     this.waiters = []
     for (const w of waiters) {
@@ -362,7 +362,9 @@ export class UploadQueue {
 
   // drop forgets a take the server will never accept.
   private async drop(rec: RecordingRow, err: UploadError) {
-    console.warn(`recording upload: the server refused take ${rec.id} of phase ${rec.phase} for good (${err.code}: ${err.message}); dropping it`)
+    console.warn(
+      `recording upload: the server refused take ${rec.id} of phase ${rec.phase} for good (${err.code}: ${err.message}); dropping it`,
+    )
     await store.deleteRecording(rec.id)
     this.created.delete(rec.id)
     // The student should know this part was not kept (the server's Spanish
@@ -458,13 +460,12 @@ export class UploadQueue {
   // pause waits ms (or, with null, until woken); 'online', retry() and stop() wake it.
   private pause(ms: number | null): Promise<void> {
     return new Promise((resolve) => {
-      const timer = ms === null ? undefined : setTimeout(done, ms)
-      const self = this
-      function done() {
-        if (timer !== undefined) clearTimeout(timer)
-        if (self.wake === done) self.wake = null
+      const done = () => {
+        clearTimeout(timer)
+        if (this.wake === done) this.wake = null
         resolve()
       }
+      const timer = ms === null ? undefined : setTimeout(done, ms)
       this.wake = done
     })
   }
@@ -508,9 +509,5 @@ const noop = () => () => {}
 
 // useUploadStatus follows a queue's status (an idle status without a queue).
 export function useUploadStatus(queue: UploadQueue | null | undefined): UploadStatus {
-  return useSyncExternalStore(
-    queue ? queue.subscribe : noop,
-    queue ? queue.getStatus : () => idle,
-    queue ? queue.getStatus : () => idle,
-  )
+  return useSyncExternalStore(queue ? queue.subscribe : noop, queue ? queue.getStatus : () => idle, queue ? queue.getStatus : () => idle)
 }

@@ -6,9 +6,11 @@ import { PageHeader } from '@/components/ui/PageHeader'
 import { PageSpinner, Spinner } from '@/components/ui/Spinner'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { RubricForm } from '@/features/attempts/components/RubricForm'
-import { modeName, phaseName, type Attempt, type Levels } from '@/features/attempts/api/types'
+import { modeName, phaseName } from '@/lib/attempts'
+import type { Attempt, Levels } from '@/types/api'
 import { useSession } from '@/features/auth/api/get-session'
 import { ApiError } from '@/lib/api-client'
+import { sleep } from '@/lib/retry'
 import { confirmAction } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import {
@@ -39,14 +41,14 @@ import { RecordingController } from '../lib/recording-controller'
 import { withLiveTranscript } from '@/features/transcripts/live-take'
 import { finishLabel, phaseInstruction } from '../lib/timeline'
 import { uploadsSettled } from '../lib/upload-text'
-import { useSecondsLeft } from '../lib/use-seconds-left'
-import { useTimeWarnings } from '../lib/use-time-warnings'
-import { PhaseRecorder, resumePendingUploads } from '../recording/recorder'
+import { usePhaseAnnouncement } from '../lib/use-phase-announcement'
+import { usePhaseClock } from '../lib/use-phase-clock'
+import { usePhaseMove, type MoveKind } from '../lib/use-phase-move'
+import { useRunnerUploads } from '../lib/use-runner-uploads'
+import { PhaseRecorder } from '../recording/recorder'
 import { cancelSpeech, speak, speechSupported } from '../recording/speech'
-import { getUploadQueue, useUploadStatus, type UploadQueue } from '../recording/uploader'
+import { getUploadQueue, type UploadQueue } from '../recording/uploader'
 import { testPaths } from '../paths'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 // AttemptPage is /test/intento/:id: it runs the attempt's phases as the
 // server states them, then shows the comparison with the case.
@@ -163,28 +165,17 @@ function RunnerGate({ a }: { a: Attempt }) {
 function Runner({ a }: { a: Attempt }) {
   const setAttempt = useSetAttempt()
   const navigate = useNavigate()
-  const queue = useMemo(() => getUploadQueue(a.id), [a.id])
-  const upload = useUploadStatus(queue)
+  const { queue, upload, resumed } = useRunnerUploads(a.id)
+  const { cur, phase, paused, secondsLeft, expired, warning } = usePhaseClock(a)
   const mic = useMicrophone()
-  const [resumed, setResumed] = useState(false)
   const [recorderError, setRecorderError] = useState<string | null>(null)
-  const [advancingFrom, setAdvancingFrom] = useState<number | null>(null)
-  const [connection, setConnection] = useState<string | null>(null)
-  const [announcement, setAnnouncement] = useState('')
   const [toggling, setToggling] = useState(false)
   const [levels, setLevels] = useState<Levels>({})
   const [submitting, setSubmitting] = useState(false)
   const mounted = useRef(true)
-  const busy = useRef(false)
   const heading = useRef<HTMLHeadingElement>(null)
   const phaseCard = useRef<HTMLElement>(null)
-
-  const cur = a.current
-  const phase = a.phases[cur]
-  const paused = !!phase?.pausedAt
   const training = a.mode === 'entrenamiento'
-  const secondsLeft = useSecondsLeft(phase, cur)
-  const expired = !!phase?.deadline && !paused && secondsLeft === 0
 
   useEffect(() => {
     mounted.current = true
@@ -205,27 +196,29 @@ function Runner({ a }: { a: Attempt }) {
           if (!stream) throw new Error(s.status === 'failed' ? s.message : 'No se pudo usar el micrófono.')
         }
         setRecorderError(null)
-        const take = await PhaseRecorder.start({ attemptId: a.id, phase: phaseIndex, stream, queue, onError: (e) => setRecorderError(e.message) })
+        const take = await PhaseRecorder.start({
+          attemptId: a.id,
+          phase: phaseIndex,
+          stream,
+          queue,
+          onError: (e) => setRecorderError(e.message),
+        })
         return withLiveTranscript(take, a.id)
       }),
     [a.id, queue],
   )
   const rec = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState)
 
-  // First, whatever an earlier page left in this browser is finished and sent.
-  useEffect(() => {
-    let alive = true
-    resumePendingUploads(a.id, queue)
-      .catch(() => undefined)
-      .finally(() => {
-        if (alive) setResumed(true)
-      })
-    return () => {
-      alive = false
-    }
-  }, [a.id, queue])
+  // Ending a phase (lib/use-phase-move): stop its take, then tell the server.
+  const stopRecording = useCallback(async () => {
+    cancelSpeech()
+    await controller.set({ phase: null, paused: false })
+  }, [controller])
+  const send = useCallback((from: number, how: MoveKind) => (how === 'skip' ? skipPhase(a.id, from) : advancePhase(a.id, from)), [a.id])
+  const refetch = useCallback(() => fetchAttempt(a.id), [a.id])
+  const { move, advancing, connection, exclusive } = usePhaseMove({ cur, stopRecording, send, refetch, apply: setAttempt })
 
-  const wantPhase = resumed && phase?.recorded && advancingFrom !== cur ? cur : null
+  const wantPhase = resumed && phase?.recorded && !advancing ? cur : null
   useEffect(() => {
     void controller.set({ phase: wantPhase, paused })
   }, [controller, wantPhase, paused])
@@ -253,89 +246,13 @@ function Runner({ a }: { a: Attempt }) {
     }
   }, [recordingAhead, controller])
 
-  // Ending a phase: stop its take, then tell the server, retrying until it
-  // answers (the server is idempotent and closes expired phases itself).
-  // The move counts as under way until the page shows the next phase: the
-  // answer reaches the query cache a moment after the request ends, and
-  // in between the old phase must not start recording again.
-  const move = useCallback(
-    async (from: number, how: 'advance' | 'skip') => {
-      if (busy.current) return
-      busy.current = true
-      setAdvancingFrom(from)
-      cancelSpeech()
-      let moved = false
-      try {
-        await controller.set({ phase: null, paused: false })
-        let delay = 1000
-        for (;;) {
-          if (!mounted.current) return
-          try {
-            const next = how === 'skip' ? await skipPhase(a.id, from) : await advancePhase(a.id, from)
-            moved = next.current > from || next.status !== 'in_progress'
-            setAttempt(next)
-            return
-          } catch (e) {
-            const definitive = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429
-            if (definitive) {
-              if (!(e.status === 409 && e.code === 'phase_order')) void showApiError(e, 'No se pudo pasar de fase')
-              try {
-                const fresh = await fetchAttempt(a.id)
-                moved = fresh.current > from || fresh.status !== 'in_progress'
-                setAttempt(fresh)
-              } catch {
-                // the periodic refresh will bring the server's state
-              }
-              return
-            }
-            if (mounted.current) setConnection('No se pudo contactar al servidor para pasar a la siguiente fase. Reintentando…')
-            await sleep(delay)
-            delay = Math.min(delay * 2, 10_000)
-          }
-        }
-      } finally {
-        if (mounted.current) setConnection(null)
-        if (!moved) {
-          busy.current = false
-          if (mounted.current) setAdvancingFrom(null)
-        }
-      }
-    },
-    [a.id, controller, setAttempt],
-  )
-  useEffect(() => {
-    if (advancingFrom !== null && cur > advancingFrom) {
-      busy.current = false
-      setAdvancingFrom(null)
-    }
-  }, [cur, advancingFrom])
-
   // Time is up: stop and advance automatically.
   useEffect(() => {
     if (expired && phase && phase.kind !== 'self_assessment') void move(cur, 'advance')
   }, [expired, cur, phase, move])
 
-  // Warnings at 2:00 and 0:30 left, announced once.
-  const warning = useTimeWarnings(secondsLeft, phase?.limitSec ?? 0, cur, paused)
-  useEffect(() => {
-    if (warning.text) setAnnouncement(warning.text)
-  }, [warning])
-
-  // A new phase is announced; focus goes to its title when it was lost
-  // (the previous phase's controls are gone).
-  const announcedPhase = useRef<number | null>(null)
-  useEffect(() => {
-    if (!phase) return
-    if (announcedPhase.current === null) {
-      announcedPhase.current = cur
-      return
-    }
-    if (announcedPhase.current === cur) return
-    announcedPhase.current = cur
-    setAnnouncement(`Comienza: ${phaseName(phase)}. ${phaseInstruction(phase)}`)
-    const active = document.activeElement
-    if (!active || active === document.body || !document.contains(active)) heading.current?.focus()
-  }, [cur, phase])
+  // A new phase and the 2:00 and 0:30 warnings are announced, once each.
+  const announcement = usePhaseAnnouncement(cur, phase, warning, heading)
 
   // The tribunal's question is read aloud in the think time.
   const question = phase && (phase.kind === 'think' || phase.kind === 'answer') ? (a.case.followUps[phase.index - 1] ?? '') : ''
@@ -364,7 +281,8 @@ function Runner({ a }: { a: Attempt }) {
   }
 
   const skip = async () => {
-    if (!(await confirmAction('¿Saltar esta fase?', 'Pasará a la siguiente fase. Lo grabado en esta fase se conserva.', 'Sí, saltar'))) return
+    if (!(await confirmAction('¿Saltar esta fase?', 'Pasará a la siguiente fase. Lo grabado en esta fase se conserva.', 'Sí, saltar')))
+      return
     void move(cur, 'skip')
   }
 
@@ -375,20 +293,19 @@ function Runner({ a }: { a: Attempt }) {
         (training ? '' : ' Su próximo simulacro será con este mismo caso.'),
       'Sí, abandonar',
     )
-    if (!ok || busy.current) return
-    busy.current = true
-    try {
-      await controller.set({ phase: null, paused: false })
-      const next = await abandonAttempt(a.id)
-      releaseMicrophone()
-      forgetLocalNotes(a.id)
-      setAttempt(next)
-      navigate(testPaths.result(a.id))
-    } catch (e) {
-      void showApiError(e, 'No se pudo abandonar el intento')
-    } finally {
-      busy.current = false
-    }
+    if (!ok) return
+    await exclusive(async () => {
+      try {
+        await controller.set({ phase: null, paused: false })
+        const next = await abandonAttempt(a.id)
+        releaseMicrophone()
+        forgetLocalNotes(a.id)
+        setAttempt(next)
+        navigate(testPaths.result(a.id))
+      } catch (e) {
+        void showApiError(e, 'No se pudo abandonar el intento')
+      }
+    })
   }
 
   const submit = async () => {
@@ -404,7 +321,6 @@ function Runner({ a }: { a: Attempt }) {
     }
   }
 
-  const advancing = advancingFrom !== null
   const timed = phase.limitSec > 0
   const complete = a.rubric.criteria.every((c) => levels[c.id])
   const recordingPanel = (
@@ -508,7 +424,9 @@ function Runner({ a }: { a: Attempt }) {
               </Button>
             )}
             {phase.kind === 'think' && (
-              <p className="mt-3 text-slate-700">Luego tendrá {spokenDuration(a.blueprint.answerSec)} para responder; la respuesta se grabará.</p>
+              <p className="mt-3 text-slate-700">
+                Luego tendrá {spokenDuration(a.blueprint.answerSec)} para responder; la respuesta se grabará.
+              </p>
             )}
           </section>
           {phase.kind === 'answer' && recordingPanel}
@@ -522,7 +440,8 @@ function Runner({ a }: { a: Attempt }) {
             Califique su desempeño
           </h3>
           <p className="text-slate-700">
-            Elija, para cada criterio, el nivel que mejor describe lo que hizo. Al enviar verá los puntos clave y las bases legales del caso.
+            Elija, para cada criterio, el nivel que mejor describe lo que hizo. Al enviar verá los puntos clave y las bases legales del
+            caso.
           </p>
           <UploadStatusLine queue={queue} />
           <RubricForm rubric={a.rubric} value={levels} onChange={setLevels} legend="Autoevaluación con la rúbrica" />

@@ -7,7 +7,8 @@ import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useQueryClient } from '@tanstack/react-query'
-import { attemptKeys, difficultyName, modeName, type Difficulty, type Mode } from '@/features/attempts/api/types'
+import { attemptKeys, difficultyName, modeName } from '@/lib/attempts'
+import type { Difficulty, Mode } from '@/types/api'
 import { isNoActiveGroup } from '@/lib/api-client'
 import { showApiError } from '@/lib/errors'
 import { paths } from '@/lib/paths'
@@ -18,6 +19,7 @@ import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
 import { spokenDuration } from '../lib/clock'
 import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
 import { testPaths } from '../paths'
+import { inputBase } from '@/components/ui/input'
 
 const method = [
   ['Sorteo', 'Se sortea un caso de la carrera (en entrenamiento puede elegir el área del derecho y la dificultad).'],
@@ -112,7 +114,10 @@ export function StartPage() {
               <ol className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3" aria-labelledby={ids.method}>
                 {method.map(([name, text], i) => (
                   <li key={name} className="flex gap-3">
-                    <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white">
+                    <span
+                      aria-hidden="true"
+                      className="flex size-7 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-bold text-white"
+                    >
                       {i + 1}
                     </span>
                     <span>
@@ -179,7 +184,7 @@ export function StartPage() {
                           id={ids.area}
                           value={area}
                           onChange={(e) => setArea(e.target.value)}
-                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                          className={`min-h-11 w-full max-w-sm ${inputBase} px-3`}
                         >
                           <option value="">Todas las áreas</option>
                           {o.areas.map((a) => (
@@ -197,7 +202,7 @@ export function StartPage() {
                           id={ids.difficulty}
                           value={difficulty}
                           onChange={(e) => setDifficulty(e.target.value as Difficulty | '')}
-                          className="min-h-11 w-full max-w-sm rounded-lg border border-slate-400 bg-white px-3"
+                          className={`min-h-11 w-full max-w-sm ${inputBase} px-3`}
                         >
                           <option value="">Todas las dificultades</option>
                           {(o.difficulties ?? []).map((d) => (

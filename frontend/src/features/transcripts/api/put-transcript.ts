@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { attemptKeys } from '@/features/attempts/api/types'
-import type { Segment, Transcript, TranscriptSource } from './types'
+import { attemptKeys } from '@/lib/attempts'
+import type { Segment, Transcript, TranscriptSource } from '@/types/api'
 
 export type PutTranscriptInput = {
   attemptId: string

@@ -1,7 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Phase } from '@/features/attempts/api/types'
-import type { Evidence, PhaseEvidence, Report } from '../api/types'
+import type { Phase, Evidence, PhaseEvidence, Report } from '@/types/api'
 import { EvidencePanel } from './EvidencePanel'
 
 const phase = (kind: Phase['kind'], index = 0): Phase => ({
@@ -99,7 +98,9 @@ describe('EvidencePanel', () => {
     render(<EvidencePanel evidence={withTranscript({ fillers: { eh: 5, bueno: 1 }, fillersPerMinute: 2.4 })} phases={phases} />)
     const fillers = item('Muletillas')
     expect(fillers).toHaveTextContent('2,4 por minuto en total')
-    const rows = within(fillers).getAllByRole('listitem').map((li) => li.textContent)
+    const rows = within(fillers)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent)
     expect(rows).toEqual(['«eh»: 2,0 por minuto (5 veces)', '«bueno»: 0,4 por minuto (1 vez)'])
   })
 
@@ -134,7 +135,9 @@ describe('EvidencePanel', () => {
     expect(bases).toHaveTextContent('Citadas y esperadas (1): art. 76 de la Constitución')
     expect(bases).toHaveTextContent('Esperadas no citadas (2): art. 39 del LOGJCC; art. 88 de la Constitución')
     expect(bases).toHaveTextContent('Citadas no esperadas (1): art. 33 del COIP')
-    const probable = within(bases).getByText(/Posiblemente citadas, sin certeza/).closest('li')!
+    const probable = within(bases)
+      .getByText(/Posiblemente citadas, sin certeza/)
+      .closest('li')!
     expect(probable).toHaveTextContent('(1): art. 88 de la Constitución')
     expect(probable).toHaveTextContent('Dijo el número de estos artículos sin nombrar su norma')
     expect(bases).toHaveTextContent('Artículos sin norma: 88')

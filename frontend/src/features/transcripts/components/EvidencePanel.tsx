@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
-import type { Phase } from '@/features/attempts/api/types'
-import { phaseName } from '@/features/attempts/api/types'
-import type { Citation, Evidence } from '../api/types'
+import type { Phase, Citation, Evidence } from '@/types/api'
+import { phaseName } from '@/lib/attempts'
 
 const fmt = (n: number, d = 0) => n.toLocaleString('es-EC', { maximumFractionDigits: d, minimumFractionDigits: d })
 const cite = (c: Citation) => `art. ${c.article} ${c.norm === 'Constitución' ? 'de la Constitución' : `del ${c.norm}`}`
@@ -82,7 +81,10 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
           </Item>
         )}
         {evidence.hasTranscript && (
-          <Item title="Puntos clave del caso" explain="Puntos esperados que se reconocen en sus palabras (coincidencia de términos, no de sentido).">
+          <Item
+            title="Puntos clave del caso"
+            explain="Puntos esperados que se reconocen en sus palabras (coincidencia de términos, no de sentido)."
+          >
             <ul className="space-y-1">
               {evidence.keyPoints.map((k, i) => (
                 <li key={i}>
@@ -103,7 +105,10 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
           </Item>
         )}
         {evidence.hasTranscript && (
-          <Item title="Estructura" explain="Señales de las partes de la exposición (introducción, hechos, problema, normas, análisis, conclusión).">
+          <Item
+            title="Estructura"
+            explain="Señales de las partes de la exposición (introducción, hechos, problema, normas, análisis, conclusión)."
+          >
             <p>{o.structureMarkers.length ? o.structureMarkers.join(', ') : 'No se detectaron señales de estructura.'}</p>
           </Item>
         )}
@@ -124,7 +129,10 @@ export function EvidencePanel({ evidence, phases }: { evidence: Evidence; phases
                 <ul className="mt-1 space-y-0.5">
                   {fillers.map(([w, n]) => (
                     <li key={w}>
-                      «{w}»: {minutes > 0 ? `${fmt(n / minutes, 1)} por minuto (${n} ${n === 1 ? 'vez' : 'veces'})` : `${n} ${n === 1 ? 'vez' : 'veces'}`}
+                      «{w}»:{' '}
+                      {minutes > 0
+                        ? `${fmt(n / minutes, 1)} por minuto (${n} ${n === 1 ? 'vez' : 'veces'})`
+                        : `${n} ${n === 1 ? 'vez' : 'veces'}`}
                     </li>
                   ))}
                 </ul>

@@ -32,8 +32,8 @@ export function LiveTranscriptionOption() {
             Transcribir en vivo lo que diga
           </label>
           <p id={`${id}-d`} className="text-sm text-slate-700">
-            Usa el reconocimiento de voz de su navegador, que puede enviar el audio a su proveedor (por ejemplo, Google o Microsoft). Con
-            la transcripción verá qué bases legales citó, sus muletillas y su ritmo. Puede desactivarlo cuando quiera.
+            Usa el reconocimiento de voz de su navegador, que puede enviar el audio a su proveedor (por ejemplo, Google o Microsoft). Con la
+            transcripción verá qué bases legales citó, sus muletillas y su ritmo. Puede desactivarlo cuando quiera.
           </p>
         </div>
       </div>

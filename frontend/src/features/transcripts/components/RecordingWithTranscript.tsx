@@ -1,7 +1,6 @@
 import { useRef } from 'react'
-import { RecordingPlayer } from '@/features/attempts/components/RecordingPlayer'
-import type { Recording } from '@/features/attempts/api/types'
-import type { Transcript } from '../api/types'
+import { RecordingPlayer } from '@/components/media/RecordingPlayer'
+import type { Recording, Transcript } from '@/types/api'
 import { TranscriptView } from './TranscriptView'
 
 // RecordingWithTranscript pairs a recording with its transcript, so that a

@@ -3,8 +3,7 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Recording } from '@/features/attempts/api/types'
-import type { Transcript } from '../api/types'
+import type { Recording, Transcript } from '@/types/api'
 import { RecordingWithTranscript } from './RecordingWithTranscript'
 import { TranscriptView } from './TranscriptView'
 
@@ -40,7 +39,11 @@ describe('TranscriptView', () => {
 
   it('lets a person correct it; the correction is sent with the transcript language', async () => {
     const f = vi.spyOn(globalThis, 'fetch').mockImplementation(
-      async () => new Response(JSON.stringify({ ...transcript, source: 'edited' }), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      async () =>
+        new Response(JSON.stringify({ ...transcript, source: 'edited' }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        }),
     )
     wrap(<TranscriptView attemptId="a 1" recordingId="r-1" transcript={transcript} onSeek={() => {}} canEdit />)
     await userEvent.click(screen.getByRole('button', { name: 'Corregir transcripción' }))
@@ -71,9 +74,11 @@ describe('TranscriptView', () => {
   })
 
   it('without a transcript, one can be written by hand', async () => {
-    const f = vi.spyOn(globalThis, 'fetch').mockImplementation(
-      async () => new Response(JSON.stringify(transcript), { status: 200, headers: { 'Content-Type': 'application/json' } }),
-    )
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response(JSON.stringify(transcript), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+      )
     wrap(<TranscriptView attemptId="a-1" recordingId="r-1" transcript={null} canEdit />)
     expect(screen.getByText('Sin transcripción.')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Escribir transcripción' }))

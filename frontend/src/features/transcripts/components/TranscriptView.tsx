@@ -2,7 +2,14 @@ import { useId, useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { showApiError } from '@/lib/errors'
 import { useCorrectTranscript } from '../api/put-transcript'
-import { sourceName, type Segment, type Transcript } from '../api/types'
+import type { Segment, Transcript, TranscriptSource } from '@/types/api'
+import { inputBase } from '@/components/ui/input'
+
+export const sourceName: Record<TranscriptSource, string> = {
+  browser: 'Reconocimiento de voz del navegador',
+  server: 'Transcripción del servidor',
+  edited: 'Corregida a mano',
+}
 
 const clock = (ms: number) => {
   const s = Math.max(0, Math.round(ms / 1000))
@@ -58,7 +65,7 @@ export function TranscriptView({ attemptId, recordingId, transcript, onSeek, can
               rows={2}
               value={s.text}
               onChange={(e) => setDraft((d) => d.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
-              className="block w-full rounded-lg border border-slate-400 px-2 py-1 text-sm"
+              className={`block w-full ${inputBase} px-2 py-1 text-sm`}
             />
           </div>
         ))}

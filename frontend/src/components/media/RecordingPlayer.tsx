@@ -1,21 +1,25 @@
 import { type Ref, useEffect, useState } from 'react'
 import { Button } from '@/components/ui/Button'
-import { fileExtension, isWebm } from '@/features/test/recording/mime'
-import type { Recording } from '@/features/test/recording/types'
+import { api, ApiError } from '@/lib/api-client'
+import { fileExtension, isWebm } from '@/lib/mime'
+import type { Recording } from '@/types/api'
 
 // RecordingPlayer plays one recording of an attempt. It is only used by
 // lazily loaded sections (/auth/historial, /admin grading, /test results):
 // do not import it from shared code, so it stays out of the /inicio bundle.
 //
+// The media comes through the API client, so a 401 (the session ended)
+// refreshes the session as any other call does.
+//
 // MediaRecorder writes WebM without a duration, so a browser cannot seek in
 // it or show its length; the media is fetched whole and the duration the
 // recorder measured is patched in (fix-webm-duration) before playback.
 
-type State =
-  | { kind: 'loading' }
-  | { kind: 'ready'; url: string; mimeType: string }
-  | { kind: 'deleted' }
-  | { kind: 'error' }
+type State = { kind: 'loading' } | { kind: 'ready'; url: string; mimeType: string } | { kind: 'deleted' } | { kind: 'error' }
+
+// A loaded state belongs to one request (recording and try): another
+// recording, or Reintentar, shows 'loading' until its own answer comes.
+type Loaded = { request: string; state: State }
 
 export interface RecordingPlayerProps {
   attemptId: string
@@ -31,26 +35,23 @@ export function formatClock(ms: number) {
 }
 
 export function RecordingPlayer({ attemptId, recording, label, audioRef }: RecordingPlayerProps) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
+  const [loaded, setLoaded] = useState<Loaded | null>(null)
   const [attempt, setAttempt] = useState(0)
   const { id, deleted, durationMs, mimeType } = recording
+  const request = `${attemptId}/${id}/${durationMs}/${mimeType}#${attempt}`
 
   useEffect(() => {
     if (deleted) return
     const ctl = new AbortController()
     let url: string | null = null
     let alive = true
-    setState({ kind: 'loading' })
+    const settle = (state: State) => {
+      if (alive) setLoaded({ request, state })
+    }
     ;(async () => {
       try {
         const path = `/api/attempts/${encodeURIComponent(attemptId)}/recordings/${encodeURIComponent(id)}/media`
-        const res = await fetch(path, { credentials: 'same-origin', signal: ctl.signal })
-        if (res.status === 404 || res.status === 410) {
-          if (alive) setState({ kind: 'deleted' })
-          return
-        }
-        if (!res.ok) throw new Error(`media ${res.status}`)
-        let blob = await res.blob()
+        let blob = await api.blob(path, { signal: ctl.signal })
         const type = mimeType || blob.type || 'audio/webm'
         if (isWebm(type) && durationMs > 0) {
           const { default: fixWebmDuration } = await import('fix-webm-duration')
@@ -58,9 +59,9 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
         }
         if (!alive) return
         url = URL.createObjectURL(blob)
-        setState({ kind: 'ready', url, mimeType: type })
-      } catch {
-        if (alive) setState({ kind: 'error' })
+        settle({ kind: 'ready', url, mimeType: type })
+      } catch (err) {
+        settle(err instanceof ApiError && (err.status === 404 || err.status === 410) ? { kind: 'deleted' } : { kind: 'error' })
       }
     })()
     return () => {
@@ -68,10 +69,10 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
       ctl.abort()
       if (url) URL.revokeObjectURL(url)
     }
-  }, [attemptId, id, deleted, durationMs, mimeType, attempt])
+  }, [attemptId, id, deleted, durationMs, mimeType, request])
 
   const name = label ? `Grabación: ${label}` : 'Grabación'
-  const shown: State = deleted ? { kind: 'deleted' } : state
+  const shown: State = deleted ? { kind: 'deleted' } : loaded?.request === request ? loaded.state : { kind: 'loading' }
 
   return (
     <div className="space-y-2 rounded-xl border border-slate-200 bg-white p-4">

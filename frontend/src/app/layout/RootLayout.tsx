@@ -1,9 +1,10 @@
 import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
+import { ErrorBoundary } from '@/components/ErrorBoundary'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ServerBusyNotice } from '@/components/ui/ServerBusyNotice'
 import { Header } from './Header'
-import { Footer } from './Footer'
+import { Footer } from '@/components/layout/Footer'
 
 // ScrollToTop starts each new page at the top, as a full page load would;
 // in-page anchors (#proyecto) keep the browser's own behaviour.
@@ -16,18 +17,24 @@ function ScrollToTop() {
 }
 
 export function RootLayout() {
+  const { pathname } = useLocation()
   return (
     <div className="flex min-h-screen flex-col">
-      <a href="#contenido" className="sr-only z-50 rounded bg-white px-3 py-2 text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#contenido"
+        className="sr-only z-50 rounded bg-white px-3 py-2 text-brand-800 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         Saltar al contenido
       </a>
       <ScrollToTop />
       <Header />
       <ServerBusyNotice />
       <main id="contenido" tabIndex={-1} className="flex-1 focus:outline-none">
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
     </div>

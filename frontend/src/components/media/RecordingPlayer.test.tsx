@@ -1,7 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Recording } from '@/features/test/recording/types'
+import { setStaleSessionHandler } from '@/lib/api-client'
+import type { Recording } from '@/types/api'
 import { RecordingPlayer, formatClock } from './RecordingPlayer'
 
 const fixWebmDuration = vi.hoisted(() => vi.fn(async (blob: Blob) => blob))
@@ -37,9 +38,9 @@ describe('RecordingPlayer', () => {
   afterEach(() => vi.restoreAllMocks())
 
   it('plays the media from an object URL, with the WebM duration patched', async () => {
-    const f = vi.spyOn(globalThis, 'fetch').mockResolvedValue(
-      new Response('OggS-or-webm-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }),
-    )
+    const f = vi
+      .spyOn(globalThis, 'fetch')
+      .mockResolvedValue(new Response('OggS-or-webm-bytes', { status: 200, headers: { 'Content-Type': 'audio/webm' } }))
     const { unmount } = render(<RecordingPlayer attemptId="a 1" recording={rec()} label="Exposición, parte 1" />)
     expect(screen.getByRole('status')).toHaveTextContent('Cargando grabación…')
 
@@ -80,6 +81,18 @@ describe('RecordingPlayer', () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{}', { status: 404 }))
     render(<RecordingPlayer attemptId="a1" recording={rec()} />)
     expect(await screen.findByText('Esta grabación fue eliminada.')).toBeInTheDocument()
+  })
+
+  it('reports an ended session (401) to the stale-session handler, as every API call does', async () => {
+    vi.spyOn(globalThis, 'fetch').mockResolvedValue(
+      new Response(JSON.stringify({ error: { code: 'unauthenticated', message: 'Inicie sesión' } }), { status: 401 }),
+    )
+    const stale = vi.fn()
+    const remove = setStaleSessionHandler(stale)
+    render(<RecordingPlayer attemptId="a1" recording={rec()} />)
+    expect(await screen.findByRole('alert')).toHaveTextContent('No se pudo cargar la grabación.')
+    remove()
+    expect(stale).toHaveBeenCalledOnce()
   })
 
   it('shows an error with a retry', async () => {

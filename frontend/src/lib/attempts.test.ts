@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scoreOf } from './types'
+import { scoreOf } from './attempts'
 
 // The default rubric's weights (docs/product.md, "Rubric and score").
 const rubric = {

@@ -21,7 +21,9 @@ function useScrolled(threshold = 8) {
 
 export function Header() {
   const scrolled = useScrolled()
-  const [open, setOpen] = useState(false)
+  // The menu is open on the page where it was opened: following a link
+  // (another pathname) closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null)
   const menuId = useId()
   const location = useLocation()
   const navigate = useNavigate()
@@ -29,9 +31,8 @@ export function Header() {
   const { data: config } = useAppConfig()
   const logout = useLogout()
   const user = session?.user ?? null
+  const open = openOn === location.pathname
   const solid = scrolled || open
-
-  useEffect(() => setOpen(false), [location.pathname])
 
   const onLogout = () => {
     logout.mutate(undefined, { onSettled: () => navigate(paths.home) })
@@ -55,7 +56,12 @@ export function Header() {
         </NavLink>
       </li>
       <li>
-        <a href={config?.site.universityUrl ?? 'https://www.utpl.edu.ec'} target="_blank" rel="noopener noreferrer" className={`${linkBase} ${linkColor}`}>
+        <a
+          href={config?.site.universityUrl ?? 'https://www.utpl.edu.ec'}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={`${linkBase} ${linkColor}`}
+        >
           UTPL<span className="sr-only"> (sitio de la universidad, se abre en una pestaña nueva)</span>
         </a>
       </li>
@@ -99,7 +105,7 @@ export function Header() {
           className={`rounded-md p-2 md:hidden ${solid ? 'text-brand-800' : 'text-white'}`}
           aria-expanded={open}
           aria-controls={menuId}
-          onClick={() => setOpen((v) => !v)}
+          onClick={() => setOpenOn(open ? null : location.pathname)}
         >
           <span className="sr-only">{open ? 'Cerrar menú' : 'Abrir menú'}</span>
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">

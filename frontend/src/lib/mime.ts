@@ -1,12 +1,7 @@
 // Which container/codec MediaRecorder should use. Chrome, Edge and Firefox
 // record WebM/Opus; Safari records MP4/AAC.
 
-export const MIME_CANDIDATES = [
-  'audio/webm;codecs=opus',
-  'audio/webm',
-  'audio/mp4;codecs=mp4a.40.2',
-  'audio/mp4',
-] as const
+export const MIME_CANDIDATES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/mp4;codecs=mp4a.40.2', 'audio/mp4'] as const
 
 // pickMimeType returns the first candidate the browser can record, '' when
 // MediaRecorder exists but supports none of them (the browser then picks its
@@ -26,7 +21,8 @@ export function pickMimeType(): string | null {
 
 // isWebm tells whether a MIME type is a WebM container (its duration must be
 // patched before playback, see RecordingPlayer).
-export const isWebm = (mimeType: string) => mimeType.toLowerCase().startsWith('audio/webm') || mimeType.toLowerCase().startsWith('video/webm')
+export const isWebm = (mimeType: string) =>
+  mimeType.toLowerCase().startsWith('audio/webm') || mimeType.toLowerCase().startsWith('video/webm')
 
 // fileExtension is the extension for a downloaded recording.
 export function fileExtension(mimeType: string): string {

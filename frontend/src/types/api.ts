@@ -1,5 +1,6 @@
-// Shapes of the simulator API (docs/api-simulator.md).
-import type { Evidence, Transcript } from '@/features/transcripts/api/types'
+// The API's shapes, as the server's JSON has them (docs/api-simulator.md,
+// docs/api-admin.md). Every feature takes them from here; src/types/api-fields.test.ts
+// checks the fields of the main ones against the Go DTOs.
 
 export type Mode = 'entrenamiento' | 'simulacro'
 export type AttemptStatus = 'in_progress' | 'finished' | 'abandoned'
@@ -14,24 +15,18 @@ export type LegalBase = { norm: string; article: string; note?: string; label?: 
 
 export type Difficulty = 'basico' | 'intermedio' | 'avanzado'
 
-/** The difficulties in display order, with their Spanish names. */
-export const difficulties: { value: Difficulty; label: string }[] = [
-  { value: 'basico', label: 'Básico' },
-  { value: 'intermedio', label: 'Intermedio' },
-  { value: 'avanzado', label: 'Avanzado' },
-]
-
-export const difficultyName = (d: string | undefined) => difficulties.find((x) => x.value === d)?.label ?? ''
-
 /** Percentages of a mock exam's draw per difficulty (they sum to 100). */
 export type DifficultyMix = Record<Difficulty, number>
 
 /** Who marked a case reviewed, and when. */
 export type CaseReview = { by: string; byName: string; at: string }
 
-export type Case = {
-  id?: string
-  degree: string
+/**
+ * The fields of a case a tutor writes, declared once: the case as the
+ * server sends it adds what the server keeps (Case), the body a tutor sends
+ * and the form's draft take these (features/admin/lib/case-draft.ts).
+ */
+export type CaseFields<Base = LegalBase> = {
   degreeId: string
   area: string
   title: string
@@ -42,9 +37,15 @@ export type Case = {
   keyPoints: string[]
   /** followUpKeyPoints[i] is the number (1-based) of the key point answering followUps[i], 0 for none; empty when none is linked. */
   followUpKeyPoints: number[]
-  legalBases: LegalBase[]
+  legalBases: Base[]
   status: 'active' | 'retired'
   demo: boolean
+}
+
+export type Case = CaseFields & {
+  id?: string
+  /** The degree's name. */
+  degree: string
   review?: CaseReview
   updatedAt?: string
 }
@@ -152,48 +153,59 @@ export type AttemptSummary = {
   student: Person
 }
 
-export const attemptKeys = {
-  all: ['attempts'] as const,
-  one: (id: string) => ['attempts', 'one', id] as const,
-  mine: ['attempts', 'mine'] as const,
-  progress: ['attempts', 'progress'] as const,
-  grading: ['attempts', 'grading'] as const,
-  ofStudent: (studentId: string) => ['attempts', 'student', studentId] as const,
-  rubric: (degree: string) => ['rubric', degree] as const,
+// Transcripts and automatic evidence (docs/api-simulator.md, "Feedback").
+
+export type Segment = { startMs: number; endMs: number; text: string }
+
+export type TranscriptSource = 'browser' | 'server' | 'edited'
+
+export type Transcript = {
+  source: TranscriptSource
+  language: string
+  segments: Segment[]
+  text: string
+  updatedAt: string
+  updatedBy: string
 }
 
-// Names shown for each phase, in Spanish.
-export function phaseName(p: Pick<Phase, 'kind' | 'index'>): string {
-  switch (p.kind) {
-    case 'preparation':
-      return 'Preparación'
-    case 'presentation':
-      return 'Exposición'
-    case 'think':
-      return `Pregunta ${p.index}: tiempo para pensar`
-    case 'answer':
-      return `Pregunta ${p.index}: respuesta`
-    case 'closing':
-      return 'Alegato de cierre'
-    case 'self_assessment':
-      return 'Autoevaluación'
-  }
+export type Citation = { norm: string; article: number }
+
+export type Report = {
+  words: number
+  wordsPerMinute: number
+  paceBand: '' | 'lento' | 'adecuado' | 'rápido'
+  citations: Citation[]
+  unattributed: number[]
+  greeting: boolean
+  closing: boolean
+  structureMarkers: string[]
+  fillers: Record<string, number>
+  fillersPerMinute: number
+  keyPointsCovered: number[]
+  bases?: { matched: Citation[]; missing: Citation[]; unexpected: Citation[]; probable: Citation[] }
 }
 
-export const modeName = (m: Mode) => (m === 'simulacro' ? 'Simulacro' : 'Entrenamiento')
+export type PhaseEvidence = {
+  phase: number
+  kind: string
+  index: number
+  usedSec: number
+  limitSec: number
+  spokenMs: number
+  hasTranscript: boolean
+  words: number
+  wordsPerMinute: number
+  paceBand: Report['paceBand']
+  fillers: Record<string, number>
+  fillersPerMinute: number
+  longPauses: { recordingId: string; startMs: number; endMs: number }[]
+}
 
-export const statusName = (s: AttemptStatus) => ({ in_progress: 'En curso', finished: 'Terminado', abandoned: 'Abandonado' })[s]
-
-/** The mark a list shows: the tutor's when graded, else the student's own. */
-export const summaryScore = (a: Pick<AttemptSummary, 'tutorScore' | 'selfScore'>) => a.tutorScore ?? a.selfScore
-
-/**
- * Score out of 10 = sum(weight × level / 4) / 10, rounded half up to two
- * decimals, computed in integers as the server does (in floating point
- * 8.075 would become 8.07).
- */
-export function scoreOf(rubric: Pick<Rubric, 'criteria'>, levels: Levels): number {
-  let points = 0
-  for (const c of rubric.criteria) points += c.weight * (levels[c.id] ?? 0)
-  return Math.floor((points * 5 + 1) / 2) / 100
+export type Evidence = {
+  hasTranscript: boolean
+  greeting: boolean
+  closing: boolean
+  overall: Report
+  phases: PhaseEvidence[]
+  keyPoints: { text: string; covered: boolean }[]
 }
