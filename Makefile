@@ -193,9 +193,9 @@ fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on fronten
 	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## gofmt, go vet, TypeScript type check, ESLint (zero warnings), Prettier check
+lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
-	go vet ./...
+	scripts/golangci-lint.sh run ./...
 	npm --workspace frontend run typecheck
 	npm --workspace frontend run lint
 	npm --workspace frontend run format:check

@@ -224,7 +224,7 @@ func openBucket(ctx context.Context, name string, check bool) (*media.Bucket, er
 	}
 	client, err := fb.Storage(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("Cloud Storage client: %w", err)
+		return nil, fmt.Errorf("creating the Cloud Storage client: %w", err)
 	}
 	handle, err := client.Bucket(name)
 	if err != nil {

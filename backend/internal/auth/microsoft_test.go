@@ -1,7 +1,6 @@
 package auth_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -9,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/testsupport/oidctest"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
 )
 
 // msConfig is the configuration the server would get from MS_* for iss.
@@ -41,26 +40,9 @@ func newVerifier(t *testing.T, cfg config.Microsoft) *auth.MicrosoftVerifier {
 	return v
 }
 
-// logBuffer collects a verifier's log lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func captureLog(t *testing.T, v *auth.MicrosoftVerifier) *logBuffer {
-	b := &logBuffer{}
+// captureLog collects a verifier's log lines.
+func captureLog(t *testing.T, v *auth.MicrosoftVerifier) *safebuf.Buffer {
+	b := &safebuf.Buffer{}
 	v.SetLogger(slog.New(slog.NewTextHandler(io.MultiWriter(b, t.Output()), nil)))
 	return b
 }

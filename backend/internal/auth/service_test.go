@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 const goodPassword = "clave-segura-123"
@@ -21,12 +20,7 @@ const goodPassword = "clave-segura-123"
 // password checks are counted.
 func newTestService(t *testing.T) (*Service, *atomic.Int64) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "auth.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	s := NewService(st, NewSessions(st, time.Hour, 4*time.Hour), nil)
 	s.Configure(Options{Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	checks := &atomic.Int64{}

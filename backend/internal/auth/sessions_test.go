@@ -3,21 +3,16 @@ package auth
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 func TestSessionsTimeouts(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(t)
 	u := domain.User{ID: "u1", Mail: "a@utpl.edu.ec", Role: domain.RoleStudent, CreatedAt: time.Now()}
 	if err := st.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)
@@ -70,11 +65,7 @@ func TestSessionsTimeouts(t *testing.T) {
 // request every 2 s, the session ended at 4 s.
 func TestShortIdleTimeoutKeepsAnActiveSession(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(t)
 	u := domain.User{ID: "u1", Mail: "a@utpl.edu.ec", Role: domain.RoleStudent, CreatedAt: time.Now()}
 	if err := st.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)

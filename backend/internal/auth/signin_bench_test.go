@@ -4,24 +4,19 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // benchService is a sign-in service on a fresh SQLite store with real
 // password hashing and no log output.
 func benchService(b *testing.B) *Service {
-	st, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(b)
 	s := NewService(st, NewSessions(st, time.Hour, 4*time.Hour), nil)
 	s.Configure(Options{Log: slog.New(slog.DiscardHandler)})
 	return s

@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // throttleFixture is a sign-in service on SQLite whose password check is a
@@ -31,11 +30,7 @@ type throttleFixture struct {
 
 func newThrottleFixture(t *testing.T) *throttleFixture {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "throttle.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	f := &throttleFixture{t: t, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	f.s = NewService(st, NewSessions(st, time.Hour, 4*time.Hour), nil)
 	f.s.Configure(Options{Log: slog.New(slog.DiscardHandler)})

@@ -2,24 +2,19 @@ package auth
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // newTestThrottle is a throttle on a fresh SQLite store with a settable
 // clock. The store contract suite checks the counters on every store.
 func newTestThrottle(t *testing.T, free int, window time.Duration) (*Throttle, store.Store, *time.Time) {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "throttle.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	th := NewThrottle(st, free, window)
 	th.now = func() time.Time { return now }

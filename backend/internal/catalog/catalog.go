@@ -10,9 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
@@ -59,7 +56,7 @@ func (s *Service) DegreeByName(ctx context.Context, name string) (domain.Degree,
 		return domain.Degree{}, err
 	}
 	for _, d := range all {
-		if fold(d.Nombre) == fold(name) {
+		if domain.FoldName(d.Nombre) == domain.FoldName(name) {
 			return d, nil
 		}
 	}
@@ -160,13 +157,13 @@ func (s *Service) Cases(ctx context.Context, q CaseQuery) ([]domain.Case, error)
 	if err != nil || (q.Text == "" && q.Reviewed == "") {
 		return all, err
 	}
-	needle := fold(q.Text)
+	needle := domain.FoldName(q.Text)
 	out := []domain.Case{}
 	for _, c := range all {
 		if q.Reviewed != "" && (c.Review != nil) != (q.Reviewed == "si") {
 			continue
 		}
-		if strings.Contains(fold(c.Title), needle) || strings.Contains(fold(c.Facts), needle) {
+		if strings.Contains(domain.FoldName(c.Title), needle) || strings.Contains(domain.FoldName(c.Facts), needle) {
 			out = append(out, c)
 		}
 	}
@@ -418,15 +415,4 @@ func (s *Service) drawDifficulty(mix domain.DifficultyMix, pool map[domain.Diffi
 		roll -= w
 	}
 	return domain.Difficulties[len(domain.Difficulties)-1]
-}
-
-// fold compares names ignoring case, accents and spacing.
-func fold(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(strings.Join(strings.Fields(s), " "))) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

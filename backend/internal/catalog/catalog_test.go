@@ -3,12 +3,11 @@ package catalog_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // bank returns a catalog on a fresh SQLite database with n active cases and
@@ -17,11 +16,7 @@ import (
 func bank(t *testing.T, n int) (*catalog.Service, []string, string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	cat := catalog.NewService(st, false)
 	add := func(title string, status domain.CaseStatus) string {
 		c, err := cat.CreateCase(ctx, domain.Case{DegreeID: "derecho", Area: "Tributario", Title: title, Facts: "Hechos.",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // mixedBank is a catalog with the given number of active cases per
@@ -20,11 +19,7 @@ import (
 func mixedBank(t *testing.T, counts map[domain.Difficulty]int) (*catalog.Service, map[domain.Difficulty][]string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	cat := catalog.NewService(st, false)
 	ids := map[domain.Difficulty][]string{}
 	for _, d := range domain.Difficulties {
@@ -290,11 +285,7 @@ func asUserError(err error) *domain.UserError {
 // nobody touched and one a tutor edited, under titles of the first edition.
 func TestDemoBankSecondEditionUpgradesOnlyUntouchedCases(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(t)
 	cat := catalog.NewService(st, false)
 	old := func(title string, edited bool) domain.Case {
 		at := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)

@@ -45,6 +45,22 @@ type ExchangeCase struct {
 	Demo              bool               `json:"demo"`
 }
 
+// Case is the row as a case of the bank, before normalization and
+// without its degree (the row names it; the importer resolves the name).
+func (r ExchangeCase) Case() domain.Case {
+	return domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
+		KeyPoints: r.KeyPoints, FollowUpKeyPoints: r.FollowUpKeyPoints, LegalBases: r.LegalBases,
+		Difficulty: domain.Difficulty(r.Difficulty), Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+}
+
+// exchangeCaseOf is c as a row of the exchange format, with its degree's
+// name; empty lists are written [].
+func exchangeCaseOf(c domain.Case, degree string) ExchangeCase {
+	return ExchangeCase{Degree: degree, Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty), Facts: c.Facts,
+		Questions: domain.NonNil(c.Questions), FollowUps: domain.NonNil(c.FollowUps), KeyPoints: domain.NonNil(c.KeyPoints),
+		FollowUpKeyPoints: c.FollowUpKeyPoints, LegalBases: domain.NonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+}
+
 // ImportProblem is one thing wrong in an import file: the row (the JSON
 // list position, or the CSV row as a spreadsheet numbers it) and column.
 type ImportProblem struct {
@@ -257,7 +273,7 @@ func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, 
 	}
 	degreeByName := make(map[string]string, len(degrees))
 	for _, d := range degrees {
-		degreeByName[fold(d.Nombre)] = d.ID
+		degreeByName[domain.FoldName(d.Nombre)] = d.ID
 	}
 	var problems importProblems
 	cases := make([]domain.Case, len(rows))
@@ -265,15 +281,13 @@ func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, 
 rows:
 	for i, r := range rows {
 		row := lines[i]
-		c := domain.Case{Area: r.Area, Title: r.Title, Facts: r.Facts, Questions: r.Questions, FollowUps: r.FollowUps,
-			KeyPoints: r.KeyPoints, FollowUpKeyPoints: r.FollowUpKeyPoints, LegalBases: r.LegalBases,
-			Difficulty: domain.Difficulty(r.Difficulty), Status: domain.CaseStatus(r.Status), Demo: r.Demo}
+		c := r.Case()
 		c.Normalize()
 		if c.Difficulty == "" {
 			c.Difficulty = domain.DefaultDifficulty // an existing case keeps its own (below)
 		}
 		found := []ImportProblem{}
-		if id, ok := degreeByName[fold(r.Degree)]; ok {
+		if id, ok := degreeByName[domain.FoldName(r.Degree)]; ok {
 			c.DegreeID = id
 		} else {
 			found = append(found, ImportProblem{Row: row, Column: "degree", Message: fmt.Sprintf("La carrera «%s» no existe.", domain.Shorten(r.Degree))})
@@ -281,7 +295,7 @@ rows:
 		for _, p := range append(c.Validate(), checkNorms(&c)...) {
 			found = append(found, ImportProblem{Row: row, Column: p.Field, Message: p.Message})
 		}
-		key := c.DegreeID + "\x00" + fold(c.Title)
+		key := c.DegreeID + "\x00" + domain.FoldName(c.Title)
 		if prev, dup := seen[key]; dup && c.Title != "" {
 			found = append(found, ImportProblem{Row: row, Column: "title", Message: fmt.Sprintf("El título «%s» está repetido (fila %d).", domain.Shorten(c.Title), prev)})
 		}
@@ -597,18 +611,9 @@ func (s *Service) Export(ctx context.Context, degreeID string) ([]ExchangeCase, 
 	}
 	out := make([]ExchangeCase, len(cases))
 	for i, c := range cases {
-		out[i] = ExchangeCase{Degree: names[c.DegreeID], Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty), Facts: c.Facts,
-			Questions: nonNil(c.Questions), FollowUps: nonNil(c.FollowUps), KeyPoints: nonNil(c.KeyPoints),
-			FollowUpKeyPoints: c.FollowUpKeyPoints, LegalBases: nonNil(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+		out[i] = exchangeCaseOf(c, names[c.DegreeID])
 	}
 	return out, nil
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // WriteJSON writes cases in the JSON exchange format.

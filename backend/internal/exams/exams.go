@@ -60,7 +60,7 @@ func (s *Service) PracticeContext(ctx context.Context, u domain.User, requestedD
 	if !u.IsTutor() {
 		g, err := s.groups.ActiveGroupOf(ctx, u.Mail)
 		if errors.Is(err, domain.ErrNotFound) {
-			return Context{}, domain.Forbidden("no_active_group", "No pertenece a un grupo activo. Solicite a su tutor que lo agregue.")
+			return Context{}, domain.Forbidden(groups.CodeNoActiveGroup, groups.MsgStudentWithoutGroup)
 		}
 		if err != nil {
 			return Context{}, err

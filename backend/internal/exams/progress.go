@@ -92,7 +92,7 @@ func Summarize(attempts []domain.AttemptSummary) Stats {
 	for _, v := range scores {
 		sum += v
 	}
-	avg := round2(sum / float64(len(scores)))
+	avg := domain.Round2(sum / float64(len(scores)))
 	st.Average = &avg
 	st.Trend = trend(scores)
 	return st
@@ -124,8 +124,6 @@ func mean(xs []float64) float64 {
 	}
 	return s / float64(len(xs))
 }
-
-func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // CriterionPoint is one level a criterion got, for progress charts.
 type CriterionPoint struct {

@@ -2,7 +2,6 @@ package feedback_test
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/measures"
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // take is a student's attempt with one completed recording of the
@@ -32,13 +31,8 @@ type take struct {
 func newTake(t *testing.T) *take {
 	t.Helper()
 	ctx := context.Background()
-	dir := t.TempDir()
-	st, err := sqlite.Open(ctx, filepath.Join(dir, "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	ms, err := media.NewDir(filepath.Join(dir, "media"))
+	st := sqlitetest.Open(t)
+	ms, err := media.NewDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

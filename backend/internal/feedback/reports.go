@@ -167,17 +167,17 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (Grou
 		}
 	}
 	if scored > 0 {
-		rate := round2(float64(passed) / float64(scored))
-		avg := round2(total / float64(scored))
+		rate := domain.Round2(float64(passed) / float64(scored))
+		avg := domain.Round2(total / float64(scored))
 		r.PassRate, r.Average = &rate, &avg
 	}
 	for _, id := range order {
 		a := crit[id]
-		r.ByCriterion = append(r.ByCriterion, CriterionAverage{ID: id, Name: a.c.Name, Group: a.c.Group, AverageLevel: round2(a.sum / float64(a.count)), Count: a.count})
+		r.ByCriterion = append(r.ByCriterion, CriterionAverage{ID: id, Name: a.c.Name, Group: a.c.Group, AverageLevel: domain.Round2(a.sum / float64(a.count)), Count: a.count})
 	}
 	for _, w := range weeks {
 		if w.scored > 0 {
-			avg := round2(w.sum / float64(w.scored))
+			avg := domain.Round2(w.sum / float64(w.scored))
 			w.Average = &avg
 		}
 		r.Weeks = append(r.Weeks, w.WeekCount)
@@ -321,8 +321,6 @@ func weekStart(t time.Time) time.Time {
 	y, m, d := t.AddDate(0, 0, -wd).Date()
 	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
 }
-
-func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // WriteGradesCSV writes the group's attempts and grades as CSV for Excel in
 // Ecuador (es-EC): UTF-8 with a BOM so it shows accents right, ";" between

@@ -2,7 +2,6 @@ package feedback_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // The report keeps what finished attempts add in memory; a grade saved by
@@ -18,11 +17,7 @@ import (
 // attempt and a roster change all show in the next report.
 func TestReportFollowsChangesMadeElsewhere(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(t)
 	if _, err := catalog.NewService(st, false).ImportDemoBank(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // BenchmarkLoadGroup5000 loads a 5,000-row roster end to end on SQLite:
@@ -23,11 +22,7 @@ func BenchmarkLoadGroup5000(b *testing.B) {
 	}
 	data := csv.Bytes()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(b)
 	s := NewService(st)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

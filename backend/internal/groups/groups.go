@@ -11,9 +11,6 @@ import (
 	"log/slog"
 	"strings"
 	"time"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/roster"
@@ -33,9 +30,13 @@ const (
 	CodeStudentNotInGroup = "student_not_in_group"
 	MsgNoActiveGroup      = "No hay grupo activo"
 	MsgAlreadyInGroup     = "Los estudiantes ya están en el grupo"
-	msgInvalidRoster      = "El archivo tiene errores. Corríjalos y vuelva a cargarlo; no se guardó nada."
-	msgInvalidEmails      = "Hay correos no válidos. Corríjalos; no se agregó ningún estudiante."
-	maxPastedEmails       = roster.MaxRows
+	// MsgStudentWithoutGroup tells a student in no active group why
+	// practice and tests are refused (package exams and the API's access
+	// rules both say it).
+	MsgStudentWithoutGroup = "No pertenece a un grupo activo. Solicite a su tutor que lo agregue."
+	msgInvalidRoster       = "El archivo tiene errores. Corríjalos y vuelva a cargarlo; no se guardó nada."
+	msgInvalidEmails       = "Hay correos no válidos. Corríjalos; no se agregó ningún estudiante."
+	maxPastedEmails        = roster.MaxRows
 	// MaxGroupStudents is how many students a group may hold: the largest
 	// roster a tutor can load.
 	MaxGroupStudents     = roster.MaxRows
@@ -242,7 +243,7 @@ func (s *Service) degreeCheck(ctx context.Context, groupDegree string) (roster.D
 	byKey := make(map[string]domain.Degree, len(all))
 	found := &domain.Degree{}
 	for _, d := range all {
-		byKey[foldName(d.Nombre)] = d
+		byKey[domain.FoldName(d.Nombre)] = d
 		if d.ID == groupDegree {
 			*found = d
 		}
@@ -251,7 +252,7 @@ func (s *Service) degreeCheck(ctx context.Context, groupDegree string) (roster.D
 		return nil, nil, fmt.Errorf("group degree %q not found", groupDegree)
 	}
 	check := func(name string) string {
-		d, ok := byKey[foldName(name)]
+		d, ok := byKey[domain.FoldName(name)]
 		switch {
 		case !ok:
 			return fmt.Sprintf("La carrera «%s» no existe.", name)
@@ -467,7 +468,7 @@ func (s *Service) Members(ctx context.Context, g domain.Group) (members []Member
 // SearchStudents finds registered users with role estudiante whose name or
 // email contains q, leaving out those already in the tutor's active group.
 func (s *Service) SearchStudents(ctx context.Context, tutor domain.User, q string) ([]domain.User, error) {
-	q = foldName(q)
+	q = domain.FoldName(q)
 	if len([]rune(q)) < searchQueryMinLength {
 		return []domain.User{}, nil
 	}
@@ -484,7 +485,7 @@ func (s *Service) SearchStudents(ctx context.Context, tutor domain.User, q strin
 		if active.HasStudent(u.Mail) {
 			continue
 		}
-		if strings.Contains(foldName(u.Mail), q) || strings.Contains(foldName(u.DisplayName), q) {
+		if strings.Contains(domain.FoldName(u.Mail), q) || strings.Contains(domain.FoldName(u.DisplayName), q) {
 			out = append(out, u)
 			if len(out) == searchResultsLimit {
 				break
@@ -579,16 +580,4 @@ func firstNonEmpty(rows []roster.Row, field func(roster.Row) string) string {
 		}
 	}
 	return ""
-}
-
-// foldName compares names ignoring case, accents and spacing.
-func foldName(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(strings.Join(strings.Fields(s), " "))) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

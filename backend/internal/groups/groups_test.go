@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +11,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/roster"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // failingLookup is a store whose "mail in [...]" lookup fails.
@@ -24,11 +23,7 @@ func (failingLookup) ListUsersByMail(context.Context, []string) ([]domain.User, 
 
 func openStore(t *testing.T) store.Store {
 	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := sqlitetest.Open(t)
 	return st
 }
 
@@ -223,7 +218,7 @@ type finalizedMeanwhile struct{ store.Store }
 func (f finalizedMeanwhile) ActiveGroupByTutor(ctx context.Context, tutorEmail string) (domain.Group, error) {
 	g, err := f.Store.ActiveGroupByTutor(ctx, tutorEmail)
 	if err == nil {
-		err = f.Store.FinalizeGroup(ctx, g.ID, time.Now())
+		err = f.FinalizeGroup(ctx, g.ID, time.Now())
 	}
 	return g, err
 }
@@ -242,13 +237,5 @@ func TestAddToAGroupFinalizedMeanwhile(t *testing.T) {
 	}
 	if g, _ := st.GetGroup(ctx, loaded.Group.ID); g.Status != domain.GroupFinalized || len(g.Estudiantes) != 1 {
 		t.Fatalf("group = %+v", g)
-	}
-}
-
-func TestFoldName(t *testing.T) {
-	for in, want := range map[string]string{"Derecho": "derecho", "  DERECHO ": "derecho", "Psicología  Clínica": "psicologia clinica"} {
-		if got := foldName(in); got != want {
-			t.Errorf("foldName(%q) = %q, want %q", in, got, want)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/groups"
 )
 
 // access says who may call an endpoint; each level backs a section of the
@@ -54,7 +55,7 @@ func (a *api) requireAccess(level access) echo.MiddlewareFunc {
 					return err
 				}
 				if !ok {
-					return domain.Forbidden("no_active_group", "No pertenece a un grupo activo. Solicite a su tutor que lo agregue.")
+					return domain.Forbidden(groups.CodeNoActiveGroup, groups.MsgStudentWithoutGroup)
 				}
 			}
 			return next(c)

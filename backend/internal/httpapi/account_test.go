@@ -53,6 +53,7 @@ func putInOtherTutorsGroup(e *env) {
 }
 
 func TestAuthorizationAccount(t *testing.T) {
+	t.Parallel()
 	signedIn := func(ok int) map[string]int {
 		return map[string]int{guest: 401, studentNoGrp: ok, studentInGrp: ok, tutor: ok, otherTutor: ok}
 	}
@@ -101,6 +102,7 @@ func TestAuthorizationAccount(t *testing.T) {
 }
 
 func TestChangePasswordEndsTheOtherSessionsAndKeepsThisOne(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	phone, _ := e.otherSession(studentInGrp)
 	for _, tc := range []struct {
@@ -136,6 +138,7 @@ func TestChangePasswordEndsTheOtherSessionsAndKeepsThisOne(t *testing.T) {
 // Five wrong current passwords, then the right one waits: the count is in
 // the store, so it holds across server instances.
 func TestPasswordChangeAttemptsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for range 5 {
 		e.do(tutor, "PUT", "/api/me/password", map[string]string{"currentPassword": "mala-clave", "newPassword": "nueva-clave-larga-1"})
@@ -152,6 +155,7 @@ func TestPasswordChangeAttemptsAreRateLimited(t *testing.T) {
 }
 
 func TestSessionsAreListedAndEnded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	phone, phoneID := e.otherSession(tutor)
 	_, laptopID := e.otherSession(tutor)
@@ -207,6 +211,7 @@ type resetResponse struct {
 }
 
 func TestTutorResetLinkWorksOnceAndEndsTheStudentsSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	member := e.users[studentInGrp]
 	res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", map[string]string{"delivery": "link"})
@@ -252,6 +257,7 @@ func TestTutorResetLinkWorksOnceAndEndsTheStudentsSessions(t *testing.T) {
 }
 
 func TestTutorResetLinkByEmail(t *testing.T) {
+	t.Parallel()
 	srv := smtptest.Start(t, smtptest.Options{Username: "envios@utpl.edu.ec", Password: "clave-del-relay"})
 	e := newEnv(t, func(c *config.Config) {
 		c.Mail = config.Mail{Host: srv.Host, Port: srv.Port, Username: "envios@utpl.edu.ec", Password: "clave-del-relay",
@@ -289,6 +295,7 @@ func totpCode(t *testing.T, secret string, at time.Time) string {
 }
 
 func TestTOTPSignInTakesTwoSteps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	setup := decode[struct{ Secret, URI, QR string }](t, e.do(tutor, "POST", "/api/me/mfa/totp", map[string]string{"password": testPassword}))
 	if len(setup.Secret) != 32 || !strings.HasPrefix(setup.URI, "otpauth://totp/Simulador%20Complexivo:tutor@utpl.edu.ec?") ||
@@ -366,6 +373,7 @@ func TestTOTPSignInTakesTwoSteps(t *testing.T) {
 }
 
 func TestTutorsRequireMicrosoftRefusesTheirPasswordSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.TutorsRequireMicrosoft = true })
 	res := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword})
 	got := decode[apiError](t, res)

@@ -13,6 +13,7 @@ import (
 
 // Every endpoint of the foundation against every role.
 func TestAuthorizationFoundation(t *testing.T) {
+	t.Parallel()
 	login := func(*env) any { return map[string]string{"email": "x@utpl.edu.ec", "password": "mala-clave"} }
 	runScenarios(t, func(t *testing.T) *env { return newEnv(t) }, []scenario{
 		{method: http.MethodGet, path: "/api/health", want: expectAll(http.StatusOK)},
@@ -34,6 +35,7 @@ func TestAuthorizationFoundation(t *testing.T) {
 }
 
 func TestSessionDescribesAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	type sessionResp struct {
 		User *struct {
@@ -56,6 +58,7 @@ func TestSessionDescribesAccess(t *testing.T) {
 }
 
 func TestLoginErrorsUseTheSpecTexts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		body       any
@@ -80,6 +83,7 @@ func TestLoginErrorsUseTheSpecTexts(t *testing.T) {
 }
 
 func TestLoginIsCaseInsensitiveAndRotatesTheSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	old := e.cookies[tutor]
 	req := map[string]string{"email": "TUTOR@UTPL.EDU.EC", "password": testPassword}
@@ -102,6 +106,7 @@ func TestLoginIsCaseInsensitiveAndRotatesTheSession(t *testing.T) {
 }
 
 func TestSecureCookieBehindHTTPS(t *testing.T) {
+	t.Parallel()
 	login := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
 	// COOKIE_SECURE=never serves plain HTTP; HTTPS still gets HSTS, detected
 	// from a direct TLS connection or a trusted proxy only.
@@ -141,6 +146,7 @@ func TestSecureCookieBehindHTTPS(t *testing.T) {
 }
 
 func TestLogoutRevokesTheSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res := e.do(studentInGrp, http.MethodPost, "/api/auth/logout", nil)
 	if res.Code != http.StatusNoContent {
@@ -159,6 +165,7 @@ func TestLogoutRevokesTheSession(t *testing.T) {
 }
 
 func TestRepeatedFailuresAreSlowedDown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bad := map[string]string{"email": "tutor@utpl.edu.ec", "password": "mala-clave"}
 	for i := range 5 {
@@ -183,6 +190,7 @@ func TestRepeatedFailuresAreSlowedDown(t *testing.T) {
 }
 
 func TestCrossSiteStateChangesAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
 	refused := func(t *testing.T, res *httptest.ResponseRecorder) {
@@ -224,6 +232,7 @@ func TestCrossSiteStateChangesAreRefused(t *testing.T) {
 }
 
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	huge := `{"email":"` + strings.Repeat("a", 70<<10) + `","password":"x"}`
 	res := e.do(guest, http.MethodPost, "/api/auth/login", huge)
@@ -236,6 +245,7 @@ func TestBodyLimit(t *testing.T) {
 }
 
 func TestSecurityHeadersAndSPA(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/inicio", "/admin/grupo", "/api/session"} {
 		res := e.do(guest, http.MethodGet, path, nil)
@@ -260,6 +270,7 @@ func TestSecurityHeadersAndSPA(t *testing.T) {
 }
 
 func TestResponsesAreCompressed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res := e.do(tutor, http.MethodGet, "/api/config", nil, "Accept-Encoding", "gzip")
 	if res.Header().Get("Vary") != "Accept-Encoding" {

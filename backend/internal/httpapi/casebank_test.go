@@ -30,6 +30,7 @@ type bankCase struct {
 }
 
 func TestTutorMarksACaseReviewed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	list := decode[[]bankCase](t, e.do(tutor, "GET", "/api/admin/cases?degree=derecho&reviewed=no", nil))
 	if len(list) < 60 || !list[0].Demo || list[0].Review != nil {
@@ -60,6 +61,7 @@ func TestTutorMarksACaseReviewed(t *testing.T) {
 }
 
 func TestDifficultyInTheBankAndTheDraw(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// The bank is filtered by difficulty; a new case needs one.
 	hard := decode[[]bankCase](t, e.do(tutor, "GET", "/api/admin/cases?degree=derecho&difficulty=avanzado", nil))
@@ -122,13 +124,11 @@ func TestDifficultyInTheBankAndTheDraw(t *testing.T) {
 }
 
 func TestRevealLinksEachLegalBaseToItsNorm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	res := e.do(studentInGrp, "GET", "/api/attempts/"+a.ID, nil)
-	var before struct {
-		Case bankCase `json:"case"`
-	}
-	before = decode[struct {
+	before := decode[struct {
 		Case bankCase `json:"case"`
 	}](t, res)
 	if len(before.Case.FollowUpKeyPoints) != 0 || len(before.Case.LegalBases) != 0 || before.Case.Review != nil {

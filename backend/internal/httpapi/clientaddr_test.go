@@ -14,6 +14,7 @@ import (
 // with no proxy trusted the header means nothing. Each case is a request
 // as it reaches the server: the connection's peer and the header.
 func TestClientAddressWithForgedHeaders(t *testing.T) {
+	t.Parallel()
 	cloudRun := config.Config{TrustProxy: true}                                 // TRUST_PROXY=true
 	hosting := config.Config{TrustProxy: true, FirebaseHosting: true}           // ... with FIREBASE_HOSTING=true
 	threeHops := config.Config{TrustProxy: true, TrustProxyHops: 3}             // TRUST_PROXY_HOPS=3
@@ -67,6 +68,7 @@ func TestClientAddressWithForgedHeaders(t *testing.T) {
 // Secure cookies and HSTS) is believed from a trusted proxy and dropped
 // from anyone else, per connection when the proxies are known by range.
 func TestForwardedSchemeOnlyFromATrustedProxy(t *testing.T) {
+	t.Parallel()
 	byRange := newClientAddresses(config.Config{TrustProxy: true, TrustProxyCIDRs: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
 	for _, tc := range []struct {
 		ca    clientAddresses

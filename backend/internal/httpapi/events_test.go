@@ -65,6 +65,7 @@ func tokenHash(token string) string {
 // the token or its hash) and the client address, carry one stable event
 // key, and never a password, a token or an e-mail address.
 func TestSecurityEventsNameWhoAndNeverASecret(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.LogFormat = "json" })
 	member, tut, other := e.users[studentInGrp], e.users[tutor], e.users[otherTutor]
 	secrets := []string{testPassword, "mala-clave-secreta"}
@@ -150,6 +151,7 @@ func TestSecurityEventsNameWhoAndNeverASecret(t *testing.T) {
 // Every request line names the user and session, so a request can be
 // tied to who made it (F-12).
 func TestRequestLinesNameTheUserAndSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.LogFormat = "json" })
 	e.do(tutor, "GET", "/api/admin/grading", nil)
 	var line logLine

@@ -84,17 +84,10 @@ func fromLegalBaseDTOs(bases []legalBaseDTO) []domain.LegalBase {
 	return out
 }
 
-func nonNilSlice[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 func toCaseDTO(c domain.Case, degreeName string) caseDTO {
 	d := caseDTO{ID: c.ID, Degree: degreeName, DegreeID: c.DegreeID, Area: c.Area, Title: c.Title, Difficulty: string(c.Difficulty),
-		Facts: c.Facts, Questions: nonNilSlice(c.Questions), FollowUps: nonNilSlice(c.FollowUps), KeyPoints: nonNilSlice(c.KeyPoints),
-		FollowUpKeyPoints: nonNilSlice(c.FollowUpKeyPoints), LegalBases: toLegalBaseDTOs(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
+		Facts: c.Facts, Questions: domain.NonNil(c.Questions), FollowUps: domain.NonNil(c.FollowUps), KeyPoints: domain.NonNil(c.KeyPoints),
+		FollowUpKeyPoints: domain.NonNil(c.FollowUpKeyPoints), LegalBases: toLegalBaseDTOs(c.LegalBases), Status: string(c.Status), Demo: c.Demo}
 	if c.Review != nil {
 		d.Review = &reviewDTO{By: c.Review.By, ByName: c.Review.ByName, At: c.Review.At}
 	}
@@ -209,7 +202,7 @@ func toAttemptDTO(a domain.Attempt, degreeName string, recs []domain.Recording, 
 		r.Late = a.TakeLate(r)
 		d.Recordings[i] = toRecordingDTO(r)
 		if t, ok := transcripts[r.ID]; ok && !r.Deleted {
-			d.Recordings[i].Transcript = &transcriptDTO{Source: t.Source, Language: t.Language, Segments: nonNilSlice(t.Segments),
+			d.Recordings[i].Transcript = &transcriptDTO{Source: t.Source, Language: t.Language, Segments: domain.NonNil(t.Segments),
 				Text: t.Text(), UpdatedAt: t.UpdatedAt, UpdatedBy: t.UpdatedBy}
 		}
 	}

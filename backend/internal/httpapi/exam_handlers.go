@@ -49,7 +49,7 @@ func (a *api) examOverview(c echo.Context) error {
 		return err
 	}
 	dto := overviewDTO{Degree: degreeDTO{ID: o.Degree.ID, Nombre: o.Degree.Nombre}, Blueprint: o.Blueprint,
-		Rubric: toRubricDTO(o.Rubric), Areas: nonNilSlice(o.Areas), Difficulties: []difficultyDTO{}}
+		Rubric: toRubricDTO(o.Rubric), Areas: domain.NonNil(o.Areas), Difficulties: []difficultyDTO{}}
 	for _, d := range o.Difficulties {
 		dto.Difficulties = append(dto.Difficulties, difficultyDTO{Value: string(d), Label: d.Label()})
 	}

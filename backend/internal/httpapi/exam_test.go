@@ -118,10 +118,7 @@ func attemptFixture(e *env) map[string]string {
 }
 
 func caseFixture(e *env) map[string]string {
-	var list []struct {
-		ID string `json:"id"`
-	}
-	list = decode[[]struct {
+	list := decode[[]struct {
 		ID string `json:"id"`
 	}](e.t, e.do(tutor, http.MethodGet, "/api/admin/cases", nil))
 	return map[string]string{"case": list[0].ID}
@@ -135,6 +132,7 @@ func newCaseBody(title string) map[string]any {
 }
 
 func TestAuthorizationSimulator(t *testing.T) {
+	t.Parallel()
 	var (
 		onlyTestTakers = func(ok int) map[string]int {
 			return map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: ok, tutor: ok, otherTutor: ok}
@@ -220,6 +218,7 @@ func exchangeCase(title string) map[string]any {
 }
 
 func TestMockExamRunsByServerTime(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "simulacro")
 	if a.Current != 0 || a.Phases[0].Kind != "preparation" || a.Phases[0].LimitSec != 1200 || a.Phases[0].Deadline == nil {
@@ -283,6 +282,7 @@ func TestMockExamRunsByServerTime(t *testing.T) {
 }
 
 func TestTrainingPauseAndSkip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	base := "/api/attempts/" + a.ID
@@ -299,6 +299,7 @@ func TestTrainingPauseAndSkip(t *testing.T) {
 }
 
 func TestDrawAvoidsRecentAndRetiredCases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := decode[[]struct {
 		ID   string `json:"id"`
@@ -343,6 +344,7 @@ func TestDrawAvoidsRecentAndRetiredCases(t *testing.T) {
 }
 
 func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "simulacro")
 	base := "/api/attempts/" + a.ID + "/recordings/" + recID
@@ -413,6 +415,7 @@ func TestRecordingUploadIsChunkedIdempotentAndSeekable(t *testing.T) {
 }
 
 func TestStudentDeletesARecordingAndKeepsTheScore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	a := e.mustAttempt(studentInGrp, "GET", "/api/attempts/"+ids["attempt"], nil, 200)
@@ -460,6 +463,7 @@ func (e *env) expectRefusal(role, method, path string, body any, status int, cod
 }
 
 func TestNewTakesFollowTheServerPhases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	base := "/api/attempts/" + a.ID
@@ -519,6 +523,7 @@ func TestNewTakesFollowTheServerPhases(t *testing.T) {
 }
 
 func TestMockExamTakeOfAnEndedPhaseIsMarkedLate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "simulacro")
 	base := "/api/attempts/" + a.ID
@@ -542,6 +547,7 @@ func TestMockExamTakeOfAnEndedPhaseIsMarkedLate(t *testing.T) {
 }
 
 func TestTutorGradesAndStudentSeesIt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.finish(studentInGrp, e.start(studentInGrp, "simulacro"), 2)
 	queue := decode[[]struct {
@@ -596,6 +602,7 @@ func TestTutorGradesAndStudentSeesIt(t *testing.T) {
 }
 
 func TestRubricChangesNeverChangeAGradedScore(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.finish(studentInGrp, e.start(studentInGrp, "simulacro"), 4)
 	levels := levelsAll(a, 1)
@@ -621,6 +628,7 @@ func TestRubricChangesNeverChangeAGradedScore(t *testing.T) {
 }
 
 func TestBlueprintBoundsAndSnapshots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bad := map[string]any{"preparationSec": 5, "presentationSec": 600, "questions": 3, "thinkSec": 20, "answerSec": 120, "closingSec": 60, "defaultMode": "entrenamiento"}
 	res := e.do(tutor, "PUT", "/api/admin/config/derecho/blueprint", bad)
@@ -644,6 +652,7 @@ func TestBlueprintBoundsAndSnapshots(t *testing.T) {
 }
 
 func TestCaseExchangeRoundTrip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, format := range []string{"json", "csv"} {
 		t.Run(format, func(t *testing.T) {
@@ -675,6 +684,7 @@ func TestCaseExchangeRoundTrip(t *testing.T) {
 }
 
 func TestBadCaseImportNamesRowsAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	before := e.do(tutor, "GET", "/api/admin/cases/export?format=json", nil).Body.String()
 	good := exchangeCase("Caso nuevo válido")
@@ -712,6 +722,7 @@ func TestBadCaseImportNamesRowsAndWritesNothing(t *testing.T) {
 }
 
 func TestCaseValidationNamesFields(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	body := newCaseBody("")
 	body["legalBases"] = []map[string]string{{"norm": "COIP", "article": "x"}}
@@ -750,6 +761,7 @@ func (e *env) addPeer(role, email string) domain.User {
 }
 
 func TestAnotherStudentOfTheSameGroupSeesNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	const peer = "peer"
@@ -789,6 +801,7 @@ func TestAnotherStudentOfTheSameGroupSeesNothing(t *testing.T) {
 }
 
 func TestGradingQueueIsNewestFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.addPeer("peer", "companero@utpl.edu.ec")
 	finished := func(role, mode string) string {
@@ -825,6 +838,7 @@ func TestGradingQueueIsNewestFirst(t *testing.T) {
 }
 
 func TestMockExamCannotBeRedrawnByAbandoning(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	start := func(mode string) attemptResp {
 		e.clock.Advance(time.Second) // attempts are ordered by server time
@@ -870,6 +884,7 @@ func TestMockExamCannotBeRedrawnByAbandoning(t *testing.T) {
 }
 
 func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// An area of its own: six active cases and a retired one.
 	active := map[string]bool{}
@@ -923,6 +938,7 @@ func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
 }
 
 func TestCRLFFactsRoundTripExactly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := exchangeCase("Hechos escritos en Windows")
 	c["facts"] = "Primer párrafo.\r\nSegundo párrafo.\rTercero."

@@ -34,7 +34,7 @@ func (a *api) putTranscript(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, transcriptDTO{Source: t.Source, Language: t.Language, Segments: nonNilSlice(t.Segments), Text: t.Text(),
+	return c.JSON(http.StatusOK, transcriptDTO{Source: t.Source, Language: t.Language, Segments: domain.NonNil(t.Segments), Text: t.Text(),
 		UpdatedAt: t.UpdatedAt, UpdatedBy: t.UpdatedBy})
 }
 

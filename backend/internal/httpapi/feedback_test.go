@@ -49,6 +49,7 @@ func transcriptBody(source, text string) map[string]any {
 }
 
 func TestAuthorizationFeedback(t *testing.T) {
+	t.Parallel()
 	ownerOrTutor := map[string]int{guest: 401, studentNoGrp: 404, studentInGrp: 200, tutor: 403, otherTutor: 404}
 	runScenarios(t, func(t *testing.T) *env { return newEnv(t) }, []scenario{
 		// The tutor may correct, not write the live transcript.
@@ -65,6 +66,7 @@ func TestAuthorizationFeedback(t *testing.T) {
 }
 
 func TestEvidenceFollowsTranscriptsAndCorrections(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	base := "/api/attempts/" + ids["attempt"]
@@ -118,6 +120,7 @@ func TestEvidenceFollowsTranscriptsAndCorrections(t *testing.T) {
 }
 
 func TestReportsAndGradesExport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.finish(studentInGrp, e.start(studentInGrp, "simulacro"), 3)
 	e.mustAttempt(tutor, "POST", "/api/attempts/"+a.ID+"/grade", map[string]any{"levels": levelsAll(a, 4), "comments": "Análisis sólido; mejore la conclusión."}, 200)

@@ -50,6 +50,7 @@ type groupResp struct {
 }
 
 func TestAuthorizationGroups(t *testing.T) {
+	t.Parallel()
 	adminOnly := func(tutorStatus, otherStatus int) map[string]int {
 		return map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: tutorStatus, otherTutor: otherStatus}
 	}
@@ -71,6 +72,7 @@ func TestAuthorizationGroups(t *testing.T) {
 }
 
 func TestLoadGroupFromCSVAndXLSX(t *testing.T) {
+	t.Parallel()
 	f := excelize.NewFile()
 	_ = f.SetSheetRow("Sheet1", "A1", &[]any{"Correo", "Nombre", "Carrera", "Departamento", "Facultad", "Modalidad"})
 	_ = f.SetSheetRow("Sheet1", "A2", &[]any{"maria.lopez@utpl.edu.ec", "María López", "DERECHO", "Ciencias Jurídicas", "Ciencias Sociales", "Distancia"})
@@ -110,6 +112,7 @@ func TestLoadGroupFromCSVAndXLSX(t *testing.T) {
 }
 
 func TestBadRostersNameRowAndColumnAndWriteNothing(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		file, content string
 		want          []string // each must be in the body
@@ -156,6 +159,7 @@ func assertNoGroup(t *testing.T, e *env, role string) {
 }
 
 func TestOversizedRosterIsRefusedBeforeParsing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := "email,degree\n" + strings.Repeat("alguien@utpl.edu.ec,Derecho\n", (3<<20)/28)
 	res := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "g.csv", []byte(big)))
@@ -169,6 +173,7 @@ func TestOversizedRosterIsRefusedBeforeParsing(t *testing.T) {
 }
 
 func TestTooManyRows(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var b strings.Builder
 	b.WriteString(spanishHeader)
@@ -183,6 +188,7 @@ func TestTooManyRows(t *testing.T) {
 }
 
 func TestConcurrentLoadsLeaveOneActiveGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const n = 6
 	var wg sync.WaitGroup
@@ -209,14 +215,14 @@ func TestConcurrentLoadsLeaveOneActiveGroup(t *testing.T) {
 	if created != 1 {
 		t.Fatalf("%d loads created a group (codes %v), want exactly 1", created, codes)
 	}
-	var history []json.RawMessage
-	history = decode[[]json.RawMessage](t, e.do(otherTutor, http.MethodGet, "/api/admin/groups", nil))
+	history := decode[[]json.RawMessage](t, e.do(otherTutor, http.MethodGet, "/api/admin/groups", nil))
 	if len(history) != 1 {
 		t.Fatalf("tutor has %d groups", len(history))
 	}
 }
 
 func TestAddStudents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	add := func(emails ...string) (int, groupResp, apiError) {
 		res := e.do(tutor, http.MethodPost, "/api/admin/group/students", map[string]any{"emails": emails})
@@ -267,6 +273,7 @@ func TestAddStudents(t *testing.T) {
 }
 
 func TestFinalizeEndsStudentAccess(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if res := e.do(studentInGrp, http.MethodGet, "/api/test/access", nil); res.Code != 200 {
 		t.Fatalf("member before finalize = %d", res.Code)
@@ -296,6 +303,7 @@ func TestFinalizeEndsStudentAccess(t *testing.T) {
 }
 
 func TestSearchStudents(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	type u struct {
 		Mail string `json:"mail"`
@@ -325,6 +333,7 @@ type membersResp struct {
 }
 
 func TestSignedInMeansASignInNotAProfile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// A profile made ahead of time (as the terminal does) that was never used.
 	ctx := context.Background()
@@ -385,6 +394,7 @@ func useStore(t *testing.T, e *env, wrap func(store.Store) store.Store) {
 }
 
 func TestStudentListFallsBackToEmailsWhenProfilesCannotBeRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	useStore(t, e, func(s store.Store) store.Store { return unreadableProfiles{s} })
 	for _, path := range []string{"/api/admin/group/students", "/api/admin/groups/" + e.group.ID} {
@@ -409,6 +419,7 @@ func TestStudentListFallsBackToEmailsWhenProfilesCannotBeRead(t *testing.T) {
 }
 
 func TestAddStudentsWithoutActiveGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for name, body := range map[string]any{
 		"/api/admin/group/students":      map[string]any{"emails": []string{"nuevo@utpl.edu.ec"}},
@@ -423,6 +434,7 @@ func TestAddStudentsWithoutActiveGroup(t *testing.T) {
 }
 
 func TestBadRosterAddsNoStudents(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct{ content, want string }{
 		"invalid email":    {spanishHeader + "nueva@utpl.edu.ec,Derecho\nno-es-correo,Derecho\n", `"row":3,"column":"correo"`},
 		"missing column":   {"correo,carrera\nnueva@utpl.edu.ec,Derecho\n", `Falta la columna «nombre».`},

@@ -31,6 +31,8 @@ import (
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
+	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
 // The five roles every endpoint is tested against: a guest, a student in no
@@ -63,27 +65,9 @@ type env struct {
 	group   domain.Group // the tutor's active group, with the member student
 	exams   *exams.Service
 	lti     *lti.Service
-	clock   *fakeClock
-	logs    *syncBuffer // the server's log
-	mailer  mail.Sender // nil unless a test sets one before wire
-}
-
-// fakeClock is the test's "server time"; it only moves when told to.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+	clock   *testclock.Clock
+	logs    *safebuf.Buffer // the server's log
+	mailer  mail.Sender     // nil unless a test sets one before wire
 }
 
 // template is a database with the role users, the group and one session
@@ -103,6 +87,18 @@ var covered sync.Map
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Each test has its own database copy, server and clock, and they
+	// mostly wait (timeouts, throttles, sleeps of the code under test),
+	// not for a core: run more of them at once than -parallel's default,
+	// the number of cores, unless it was given. Tests that point
+	// STORAGE_EMULATOR_HOST at a fake bucket (t.Setenv) stay serial.
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", "8"); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
 	// Every endpoint must appear in an authorization table (checked when the
 	// whole package runs).
@@ -217,7 +213,7 @@ func newEnv(t *testing.T, mutate ...func(*config.Config)) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, cfg: cfg, store: st, users: template.users, cookies: template.cookies, group: template.group,
-		clock: &fakeClock{t: time.Now().UTC().Truncate(time.Second)}, logs: &syncBuffer{}}
+		clock: testclock.New(time.Now().UTC().Truncate(time.Second)), logs: &safebuf.Buffer{}}
 	e.wire(t, st, filepath.Join(dataDir, "media"))
 	return e
 }
@@ -437,7 +433,7 @@ func newEnvOn(t *testing.T, e *env) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	o := &env{t: t, cfg: e.cfg, store: st, users: e.users, cookies: e.cookies, group: e.group, clock: e.clock, logs: &syncBuffer{}}
+	o := &env{t: t, cfg: e.cfg, store: st, users: e.users, cookies: e.cookies, group: e.group, clock: e.clock, logs: &safebuf.Buffer{}}
 	o.wire(t, st, t.TempDir())
 	return o
 }

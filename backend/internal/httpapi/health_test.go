@@ -18,6 +18,7 @@ func (unreachableStore) Ping(context.Context) error {
 }
 
 func TestHealthReportsTheStoreWithoutDetails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	res := e.do(guest, http.MethodGet, "/api/health", nil)
 	if res.Code != http.StatusOK || strings.TrimSpace(res.Body.String()) != `{"status":"ok","store":"ok"}` {

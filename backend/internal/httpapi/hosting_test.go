@@ -44,6 +44,7 @@ func behindHosting(t *testing.T, srv *testServer) *browser {
 // Microsoft sign-ins keep their session, and the Microsoft nonce, which
 // travels in the same cookie, still binds the token to the browser.
 func TestSignInBehindFirebaseHosting(t *testing.T) {
+	t.Parallel()
 	signedIn := func(b *browser) bool { return field(b.do(http.MethodGet, "/api/session", nil).body, "user") != nil }
 	iss := oidctest.New(t, oidctest.Options{})
 	ca := filepath.Join(t.TempDir(), "ca.pem")

@@ -18,6 +18,7 @@ import (
 const memberMail = "con.grupo@utpl.edu.ec"
 
 func TestAuthorizationRemoveStudent(t *testing.T) {
+	t.Parallel()
 	runScenarios(t, func(t *testing.T) *env { return newEnv(t) }, []scenario{
 		// The tutor's member; the other tutor has no active group.
 		{method: http.MethodPost, path: "/api/admin/group/students/remove", body: func(*env) any { return map[string]string{"email": memberMail} },
@@ -56,6 +57,7 @@ func (e *env) signIn(role, email string) {
 // removing a student: only the group's tutor removes, and only from their
 // own active group.
 func TestRemoveStudentByEveryRole(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other := e.otherGroupStudent("ajeno@utpl.edu.ec")
 	for _, tc := range []struct {
@@ -96,6 +98,7 @@ func TestRemoveStudentByEveryRole(t *testing.T) {
 // A removed student loses /test at once; their attempts stay in the group
 // they were made in, for the tutor to see and grade.
 func TestRemovedStudentLosesTheSimulatorAndKeepsTheirAttempts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	finished := e.finish(studentInGrp, e.start(studentInGrp, "entrenamiento"), 3)
 	inProgress := e.start(studentInGrp, "simulacro")
@@ -127,6 +130,7 @@ func TestRemovedStudentLosesTheSimulatorAndKeepsTheirAttempts(t *testing.T) {
 // moves to another tutor's group, the old tutor keeps the old attempts and
 // the new tutor sees only the new ones.
 func TestAttemptsStayWithTheGroupTheyStartedIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	old := e.finish(studentInGrp, e.start(studentInGrp, "entrenamiento"), 3)
 	if res := e.do(tutor, http.MethodPost, "/api/admin/group/students/remove", map[string]string{"email": memberMail}); res.Code != 204 {
@@ -165,6 +169,7 @@ func TestAttemptsStayWithTheGroupTheyStartedIn(t *testing.T) {
 // The storage quota counts every recording of the student that is not
 // deleted, holds under racing uploads, and deleting a recording frees it.
 func TestStorageQuotaAcrossRecordings(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.StudentStorageQuotaMB = 1 })
 	const size = 100 << 10 // 10 chunks fill 1 MiB but for 24 KiB
 	chunk := bytes.Repeat([]byte{1}, size)

@@ -104,7 +104,7 @@ func (a *api) ltiLoadGroup(c echo.Context) error {
 	if res.Skipped {
 		status = http.StatusOK
 	}
-	return c.JSON(status, ltiLoadResponse{Skipped: res.Skipped, Group: dto, Omitted: nonNilList(res.Omitted)})
+	return c.JSON(status, ltiLoadResponse{Skipped: res.Skipped, Group: dto, Omitted: domain.NonNil(res.Omitted)})
 }
 
 type ltiUpdateResponse struct {
@@ -128,14 +128,7 @@ func (a *api) ltiUpdateGroup(c echo.Context) error {
 	for i, st := range res.Left {
 		left[i] = lti.LeftStudent{Email: st.Email, Name: st.Name}
 	}
-	return c.JSON(http.StatusOK, ltiUpdateResponse{Added: res.Added, Group: dto, Left: left, Omitted: nonNilList(res.Omitted)})
-}
-
-func nonNilList[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
+	return c.JSON(http.StatusOK, ltiUpdateResponse{Added: res.Added, Group: dto, Left: left, Omitted: domain.NonNil(res.Omitted)})
 }
 
 func (a *api) ltiLineItems(c echo.Context) error {

@@ -17,6 +17,7 @@ import (
 )
 
 func TestAuthorizationLTI(t *testing.T) {
+	t.Parallel()
 	adminOnly := func(tutorStatus, otherStatus int) map[string]int {
 		return map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: tutorStatus, otherTutor: otherStatus}
 	}
@@ -187,6 +188,7 @@ func (le *ltiEnv) sessionUser(t *testing.T, c *http.Cookie) map[string]any {
 }
 
 func TestLTILaunchInANewTabSignsInAtOnce(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false)
 	body := readAll(t, res)
@@ -206,6 +208,7 @@ func TestLTILaunchInANewTabSignsInAtOnce(t *testing.T) {
 }
 
 func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	for _, tc := range []struct {
 		name       string
@@ -267,6 +270,7 @@ func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
 // launch names (launch_presentation.return_url): a valid launch's page may
 // be framed there too, even when the registration does not list it.
 func TestLTILaunchPageIsFramableWhereTheSignedLaunchSaysItIsShown(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": map[string]any{
 		"document_target": "iframe", "return_url": "https://utpl.instructure.com/courses/7/external_content/success/external_tool_redirect"}}})
@@ -287,6 +291,7 @@ func TestLTILaunchPageIsFramableWhereTheSignedLaunchSaysItIsShown(t *testing.T) 
 }
 
 func TestLTIRefusalsShowASpanishPageAndLogTheClaim(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
 	le.platform.SetNext(&ltitest.Message{Set: map[string]any{"https://purl.imsglobal.org/spec/lti/claim/deployment_id": "9:otra"}})
 	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1"}, "iframe", false)
@@ -306,6 +311,7 @@ func TestLTIRefusalsShowASpanishPageAndLogTheClaim(t *testing.T) {
 }
 
 func TestLTINeverGrantsARoleTheRegistrationDoesNotAllow(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, false)
 	res := le.launch(t, ltitest.Message{Sub: "s-docente", Context: "c1", Target: "window"}, "document", false)
 	page := readAll(t, res)
@@ -318,11 +324,12 @@ func TestLTINeverGrantsARoleTheRegistrationDoesNotAllow(t *testing.T) {
 }
 
 func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
+	t.Parallel()
 	le := newLTIEnv(t, true)
-	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false)
+	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false) //nolint:bodyclose // readAll closes it
 	readAll(t, res)
 	student := sessionOf(res)
-	call := func(c *http.Cookie, method, path, body string) *http.Response {
+	call := func(c *http.Cookie, method, path, body string) int {
 		req, _ := http.NewRequest(method, le.server.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.AddCookie(c)
@@ -331,15 +338,15 @@ func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 			t.Fatal(err)
 		}
 		readAll(t, r)
-		return r
+		return r.StatusCode
 	}
 	for _, path := range []string{"/api/admin/lti/courses", "/api/admin/group", "/api/admin/lti/line-items"} {
-		if r := call(student, http.MethodGet, path, ""); r.StatusCode != http.StatusForbidden {
-			t.Fatalf("student launched from a course: GET %s = %d", path, r.StatusCode)
+		if r := call(student, http.MethodGet, path, ""); r != http.StatusForbidden {
+			t.Fatalf("student launched from a course: GET %s = %d", path, r)
 		}
 	}
-	if r := call(student, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID), "c1")+`"}`); r.StatusCode != http.StatusForbidden {
-		t.Fatalf("student loading the course's group = %d", r.StatusCode)
+	if r := call(student, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID), "c1")+`"}`); r != http.StatusForbidden {
+		t.Fatalf("student loading the course's group = %d", r)
 	}
 
 	// The instructor launched from c1 only: c2's roster is out of reach.
@@ -350,15 +357,16 @@ func TestLTIStudentsReachNoCourseAndTutorsOnlyTheirs(t *testing.T) {
 	}
 	docente := sessionOf(res)
 	pid := domain.LTIPlatformID(le.platform.Info().Issuer, ltitest.DefaultClientID)
-	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c2")+`","degree":"Derecho"}`); r.StatusCode != http.StatusNotFound {
-		t.Fatalf("loading another course = %d", r.StatusCode)
+	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c2")+`","degree":"Derecho"}`); r != http.StatusNotFound {
+		t.Fatalf("loading another course = %d", r)
 	}
-	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c1")+`","degree":"Derecho"}`); r.StatusCode != http.StatusCreated {
-		t.Fatalf("loading the tutor's course = %d", r.StatusCode)
+	if r := call(docente, http.MethodPost, "/api/admin/lti/group", `{"courseId":"`+domain.LTICourseID(pid, "c1")+`","degree":"Derecho"}`); r != http.StatusCreated {
+		t.Fatalf("loading the tutor's course = %d", r)
 	}
 }
 
 func TestLTIEndpointsAreNotTheSinglePageApp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, path := range []string{"/lti/unknown", "/lti/", "/lti/launch/x"} {
 		res := e.do(guest, http.MethodGet, path, nil)

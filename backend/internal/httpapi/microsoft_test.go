@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/utpl/simulador/backend/internal/auth"
@@ -23,6 +22,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/httpapi"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/oidctest"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
 )
 
 // testServer is the API wired as cmd/simulador wires it, on a SQLite store
@@ -30,25 +30,7 @@ import (
 type testServer struct {
 	*httptest.Server
 	auth *auth.Service
-	logs *syncBuffer
-}
-
-// syncBuffer collects the server's log while its goroutines write to it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs *safebuf.Buffer
 }
 
 func newTestServer(t *testing.T, env map[string]string) *testServer {
@@ -69,7 +51,7 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 		t.Fatal(err)
 	}
 	authSvc := auth.NewService(st, auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax), ms)
-	logs := &syncBuffer{}
+	logs := &safebuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))
 	ms.SetLogger(log) // as cmd/simulador does: one log for the server, the verifier and the events
 	authSvc.Configure(auth.Options{Log: log, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
@@ -204,6 +186,7 @@ func hasSessionCookie(h http.Header) bool {
 }
 
 func TestMicrosoftSignInCreatesAStudentThenRecognisesThem(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	user := oidctest.User{Email: "nueva.estudiante@utpl.edu.ec", Name: "Nueva Estudiante Ríos"}
 
@@ -235,6 +218,7 @@ func TestMicrosoftSignInCreatesAStudentThenRecognisesThem(t *testing.T) {
 }
 
 func TestMicrosoftSignInLinksATutorCreatedByEmail(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	tutor, err := srv.auth.CreateUser(context.Background(), "tania.tutora@utpl.edu.ec", "clave-segura-123", domain.RoleTutor, "Tania Tutora Ruiz")
 	if err != nil {
@@ -262,6 +246,7 @@ func TestMicrosoftSignInLinksATutorCreatedByEmail(t *testing.T) {
 // (or names a new one). The email claim alone, which a directory
 // administrator can set to anyone's address, does not.
 func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	ctx := context.Background()
 	tutor, err := srv.auth.CreateUser(ctx, "tania.tutora@utpl.edu.ec", "clave-segura-123", domain.RoleTutor, "Tania Tutora Ruiz")
@@ -322,6 +307,7 @@ func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
 }
 
 func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	user := oidctest.User{Email: "alguien@utpl.edu.ec", Name: "Alguien"}
 	refused := func(t *testing.T, b *browser, res apiResponse) {
@@ -399,6 +385,7 @@ func TestMicrosoftSignInNeedsTheStartCookiesNonce(t *testing.T) {
 }
 
 func TestMicrosoftPublicConfig(t *testing.T) {
+	t.Parallel()
 	srv, iss := newMicrosoftServer(t)
 	res := newBrowser(t, srv).do(http.MethodGet, "/api/config", nil)
 	host := strings.TrimPrefix(iss.URL(), "https://")
@@ -415,6 +402,7 @@ func TestMicrosoftPublicConfig(t *testing.T) {
 }
 
 func TestMicrosoftNotConfigured(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, map[string]string{})
 	b := newBrowser(t, srv)
 	for _, path := range []string{"/api/auth/microsoft/start", "/api/auth/microsoft"} {
@@ -435,6 +423,7 @@ func TestMicrosoftNotConfigured(t *testing.T) {
 // network problem: the sign-in is refused as usual, and the log says why
 // with a warning (refused tokens only make info lines).
 func TestMicrosoftUnreachableIssuerIsAWarning(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

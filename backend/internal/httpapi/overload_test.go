@@ -1,42 +1,25 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/testsupport/safebuf"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // Overload is answered 503 server_busy with Retry-After, and every 429 says
 // when to come back; neither is a server error in the log.
 func TestOverloadIsShedWithRetryAfter(t *testing.T) {
-	var logs lockedBuffer
+	t.Parallel()
+	var logs safebuf.Buffer
 	busy := func(c echo.Context) error {
 		return &domain.BusyError{RetryAfter: 1500 * time.Millisecond, Cause: context.DeadlineExceeded}
 	}
@@ -71,7 +54,8 @@ func TestOverloadIsShedWithRetryAfter(t *testing.T) {
 // A client that hangs up while its request is served is not a server
 // error: DEBUG, and 499 in the access log.
 func TestClientHangUpIsNotAnError(t *testing.T) {
-	var logs lockedBuffer
+	t.Parallel()
+	var logs safebuf.Buffer
 	started, finished := make(chan struct{}), make(chan struct{})
 	slow := func(c echo.Context) error {
 		defer close(finished)
@@ -93,7 +77,8 @@ func TestClientHangUpIsNotAnError(t *testing.T) {
 		<-started
 		cancel()
 	}()
-	if _, err := http.DefaultClient.Do(req); err == nil {
+	if res, err := http.DefaultClient.Do(req); err == nil {
+		res.Body.Close()
 		t.Fatal("the request should have been cancelled")
 	}
 	select {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -81,7 +82,8 @@ func (a *api) recordingMedia(c echo.Context) error {
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	// Long recordings on slow links must not hit the server's write timeout.
 	_ = http.NewResponseController(c.Response()).SetWriteDeadline(a.now().Add(exams.MediaWriteTimeout))
-	http.ServeContent(c.Response(), c.Request(), "", zeroTime, m.Content)
+	// No modification time: ServeContent sends no Last-Modified.
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, m.Content)
 	return nil
 }
 

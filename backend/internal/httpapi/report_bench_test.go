@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,7 +19,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/httpapi"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
 )
 
 // BenchmarkGroupReport1000 and BenchmarkGroupReport5000 time the tutor's
@@ -36,11 +35,7 @@ func BenchmarkGroupReport5000(b *testing.B) { benchmarkGroupReport(b, 5000) }
 
 func benchmarkGroupReport(b *testing.B, students int) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "report.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := sqlitetest.Open(b)
 	cfg, err := config.Load(func(string) (string, bool) { return "", false })
 	if err != nil {
 		b.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // tutor's active group, and the student's next attempt went to the newer
 // group's tutor.
 func TestF02AnotherTutorCannotTakeOverAStudent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	const member = "con.grupo@utpl.edu.ec" // in the tutor's active group
 	if res := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "g.csv",
@@ -72,6 +73,7 @@ func TestF02AnotherTutorCannotTakeOverAStudent(t *testing.T) {
 // F-02 under a race: two tutors add the same student at once; exactly one
 // gets them.
 func TestF02TwoTutorsAddingTheSameStudentAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if res := e.do(otherTutor, http.MethodPost, "/api/admin/group", multipartFile(t, "file", "g.csv",
 		[]byte(spanishHeader+"propio@utpl.edu.ec,Derecho\n"))); res.Code != http.StatusCreated {
@@ -106,6 +108,7 @@ func TestF02TwoTutorsAddingTheSameStudentAtOnce(t *testing.T) {
 // compared the bytes already stored, so a recording reached 66 MiB one
 // chunk at a time and 84 MiB with parallel uploads.
 func TestF04RecordingCapCannotBeRaced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e) // the recording holds a 16-byte chunk 0
 	base := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]
@@ -151,6 +154,7 @@ func TestF04RecordingCapCannotBeRaced(t *testing.T) {
 // F-04: 300 takes of one phase were accepted; a phase now has at most 5
 // takes in Entrenamiento and 2 in Simulacro, also when registered at once.
 func TestF04TakesPerPhaseAreCapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	base := "/api/attempts/" + a.ID
@@ -200,6 +204,7 @@ func TestF04TakesPerPhaseAreCapped(t *testing.T) {
 // F-04: a student could start attempts without limit (each one more room
 // for takes); now at most 20 in 24 hours.
 func TestF04AttemptsPerDayAreCapped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for i := range 20 {
 		a := e.start(studentInGrp, "entrenamiento")
@@ -221,6 +226,7 @@ func TestF04AttemptsPerDayAreCapped(t *testing.T) {
 // F-20: resending other bytes under a stored number of a complete
 // recording was answered 200 with the old acknowledgement.
 func TestF20OtherBytesToACompleteRecordingAreAConflict(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	base := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]

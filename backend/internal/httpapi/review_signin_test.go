@@ -45,6 +45,7 @@ const proxyPeer = "127.0.0.1"
 // one from a fresh address. Before the fix the account was locked for
 // everyone (429 Retry-After 30); now only the address that failed waits.
 func TestF05FailuresElsewhereDoNotLockOutTheOwner(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun)
 	victim := e.users[tutor].Mail
 	for i := range 6 {
@@ -67,6 +68,7 @@ func TestF05FailuresElsewhereDoNotLockOutTheOwner(t *testing.T) {
 // NAT where people mistype), then a correct password for an untouched
 // account from the same address. Before the fix: 429.
 func TestF05FailuresOfOthersBehindOneAddressDoNotLockItOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun)
 	const nat = "203.0.113.10"
 	for i := range 20 {
@@ -83,6 +85,7 @@ func TestF05FailuresOfOthersBehindOneAddressDoNotLockItOut(t *testing.T) {
 // from one address, all with the right password. Before the fix the ones
 // past the twentieth were refused with 429 though none had failed.
 func TestF05CorrectSignInsInFlightFromOneAddressAreNeverRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun)
 	const students = 40
 	mails := make([]string, students)
@@ -116,6 +119,7 @@ func TestF05CorrectSignInsInFlightFromOneAddressAreNeverRefused(t *testing.T) {
 // the review saw "X-Forwarded-For: 9.9.9.9, 10.80.0.1" resolved to 9.9.9.9.
 // Only the entry the trusted proxy added (the last) names the client.
 func TestF06AForgedForwardedAddressIsNotTheClient(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun, func(c *config.Config) { c.LogFormat = "json" })
 	e.signInVia("nadie@utpl.edu.ec", "mala-clave", proxyPeer, "9.9.9.9, 10.80.0.1")
 	failures := events(jsonLines(t, e.logs.String()), "auth.login.failure")
@@ -130,6 +134,7 @@ func TestF06AForgedForwardedAddressIsNotTheClient(t *testing.T) {
 // failures (100 in 15 minutes, docs/security.md). Before the fix every
 // forged value was a new address and nothing was ever refused.
 func TestF06ForgedAddressesDoNotEscapeTheThrottle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun)
 	const addressAllowance = 100
 	codes := map[int]int{}
@@ -149,6 +154,7 @@ func TestF06ForgedAddressesDoNotEscapeTheThrottle(t *testing.T) {
 // measured by BenchmarkSignInDuringFlood in the auth package.) Before the
 // fix the owner was refused with 429 like the flood.
 func TestF22AFloodOnOneAccountStillLetsTheOwnerIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, behindCloudRun)
 	victim := e.users[tutor].Mail
 	const addresses, rounds = 24, 4

@@ -12,6 +12,7 @@ import (
 // A new public endpoint must be a conscious change: this list is the whole
 // of what a guest may call.
 func TestPublicRoutesAreExactlyTheExpectedOnes(t *testing.T) {
+	t.Parallel()
 	want := []string{
 		"GET /api/health",
 		"GET /api/config",
@@ -45,6 +46,7 @@ func TestPublicRoutesAreExactlyTheExpectedOnes(t *testing.T) {
 }
 
 func TestServerConstructionRefusesAnInconsistentRouteTable(t *testing.T) {
+	t.Parallel()
 	ok := func(c echo.Context) error { return c.NoContent(http.StatusNoContent) }
 	for _, tc := range []struct {
 		name   string

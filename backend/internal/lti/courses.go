@@ -269,7 +269,7 @@ func (s *Service) UpdateGroupFromCourse(ctx context.Context, tutor domain.User) 
 	var ue *domain.UserError
 	if errors.As(err, &ue) && ue.Code == groups.CodeAlreadyInGroup {
 		return UpdateResult{}, &domain.UserError{Kind: ue.Kind, Code: ue.Code, Message: ue.Message,
-			Details: UpdateDetails{Left: leftStudents(left), Omitted: nonNil(omitted)}}
+			Details: UpdateDetails{Left: leftStudents(left), Omitted: domain.NonNil(omitted)}}
 	}
 	if err != nil {
 		return UpdateResult{}, err
@@ -283,13 +283,6 @@ func leftStudents(list []domain.GroupStudent) []LeftStudent {
 		out[i] = LeftStudent{Email: st.Email, Name: st.Name}
 	}
 	return out
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // The column the tool creates.
@@ -322,7 +315,7 @@ func (s *Service) LineItems(ctx context.Context, tutor domain.User) ([]LineItem,
 	if err != nil {
 		return nil, platformFailure(err)
 	}
-	return nonNil(items), nil
+	return domain.NonNil(items), nil
 }
 
 // CreateColumn creates the "Simulacro oral" column (out of 10) in the

@@ -12,7 +12,7 @@ import (
 // kidOf is the key id in a signed JWT's header.
 func kidOf(t *testing.T, token string) string {
 	t.Helper()
-	jws, err := jose.ParseSigned(token, []jose.SignatureAlgorithm{jose.RS256})
+	jws, err := jose.ParseSignedCompact(token, []jose.SignatureAlgorithm{jose.RS256})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,29 +14,12 @@ import (
 	"github.com/utpl/simulador/backend/internal/groups"
 	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/store"
-	"github.com/utpl/simulador/backend/internal/store/sqlite"
 	"github.com/utpl/simulador/backend/internal/testsupport/ltitest"
+	"github.com/utpl/simulador/backend/internal/testsupport/sqlitetest"
+	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
 var ctx = context.Background()
-
-// clock is the tests' time; it moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // fixture is a tool (the lti service on SQLite, its key set served over
 // HTTP) and a fake platform registered with it, with a course of two
@@ -50,19 +31,15 @@ type fixture struct {
 	groups   *groups.Service
 	platform *ltitest.Platform
 	toolURL  string
-	clock    *clock
+	clock    *testclock.Clock
 }
 
 const course = "curso-penal"
 
 func newFixture(t *testing.T, allowTutors bool) *fixture {
 	t.Helper()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lti.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
+	st := sqlitetest.Open(t)
+	clk := testclock.New(time.Now().UTC().Truncate(time.Second))
 	g := groups.NewService(st)
 	svc := lti.NewService(st, g, lti.Options{Now: clk.Now})
 	if err := svc.Keys().Ensure(ctx); err != nil {

@@ -4,9 +4,6 @@ package measures
 // muletillas they did not use is worse than a missed "este". The rules are
 // in doc.go; each one looks only at the neighbouring tokens.
 
-// fillerKinds lists the canonical fillers in display order.
-var fillerKinds = []string{"eh", "este", "o sea", "bueno", "¿no?", "pues", "digamos", "tipo"}
-
 // isHesitation matches "eh", "ehh", "eeh", "em", "emm", "ehm", "mmm", "hmm".
 func isHesitation(w string) bool {
 	if len(w) < 2 || len(w) > 8 {

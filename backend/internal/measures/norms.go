@@ -257,11 +257,10 @@ func spelledAcronymAt(d *doc, i int) (mention, bool) {
 		if !ok[k] {
 			continue
 		}
-		a := string(letters[:lens[k]])
-		if canon, found := acronymSet[a]; found {
+		if canon, found := acronymSet[string(letters[:lens[k]])]; found {
 			return mention{start: i, end: ends[k], kind: mNamed, canon: canon}, true
 		}
-		if canon, found := weakAcronyms[a]; found {
+		if canon, found := weakAcronyms[string(letters[:lens[k]])]; found {
 			return mention{start: i, end: ends[k], kind: mWeak, canon: canon}, true
 		}
 	}

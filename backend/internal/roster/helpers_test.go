@@ -187,7 +187,9 @@ func storedZip(files map[string][]byte) []byte {
 		if err != nil {
 			panic(err)
 		}
-		w.Write(data)
+		if _, err := w.Write(data); err != nil {
+			panic(err)
+		}
 	}
 	zw.Close()
 	return buf.Bytes()

@@ -84,7 +84,7 @@ func parseXLSX(data []byte, check DegreeCheck) ([]Row, error) {
 }
 
 // pickSheet returns the rows of the sheet to read, header first.
-func pickSheet(f *excelize.File) (nextRowFunc, func() error, error) {
+func pickSheet(f *excelize.File) (nextRowFunc, func(), error) {
 	fallback := ""
 	fallbackFound := -1
 	for _, sheet := range f.GetSheetList() {
@@ -120,7 +120,9 @@ func pickSheet(f *excelize.File) (nextRowFunc, func() error, error) {
 
 // sheetRows streams a sheet's rows; GetRows would hold the whole sheet as
 // strings at once.
-func sheetRows(f *excelize.File, sheet string) (nextRowFunc, func() error, error) {
+// The close function drops the sheet's temporary reader; its error
+// cannot change what was read.
+func sheetRows(f *excelize.File, sheet string) (nextRowFunc, func(), error) {
 	rows, err := f.Rows(sheet)
 	if err != nil {
 		return nil, nil, err
@@ -141,7 +143,7 @@ func sheetRows(f *excelize.File, sheet string) (nextRowFunc, func() error, error
 		}
 		return line, cells, nil
 	}
-	return next, rows.Close, nil
+	return next, func() { _ = rows.Close() }, nil
 }
 
 // replay yields the given row once, then the rest of next.

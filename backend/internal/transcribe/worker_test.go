@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,28 +21,17 @@ import (
 	"github.com/utpl/simulador/backend/internal/media"
 	"github.com/utpl/simulador/backend/internal/store"
 	"github.com/utpl/simulador/backend/internal/store/sqlite"
+	"github.com/utpl/simulador/backend/internal/testsupport/testclock"
 )
 
 const audio = "OggS-audio-de-prueba-que-nunca-debe-cambiar"
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type fixture struct {
 	dir      string
 	store    store.Store
 	exams    *exams.Service
 	feedback *feedback.Service
-	clock    *clock
+	clock    *testclock.Clock
 	attempt  domain.Attempt
 	student  domain.User
 	recID    string
@@ -73,7 +61,7 @@ func (f *fixture) open(t *testing.T) {
 func newFixture(t *testing.T, hook func(*fixture) func(context.Context, domain.Recording) error) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	f := &fixture{dir: t.TempDir(), clock: &clock{t: time.Now().UTC()}, recID: "rec-transcribe-0001"}
+	f := &fixture{dir: t.TempDir(), clock: testclock.New(time.Now().UTC()), recID: "rec-transcribe-0001"}
 	f.open(t)
 	st := f.store
 	if _, err := catalog.NewService(st, false).ImportDemoBank(ctx); err != nil {
@@ -226,7 +214,7 @@ func TestTimeoutIsRetriedWithBackoff(t *testing.T) {
 	if worked, _ := w.RunOnce(context.Background()); worked {
 		t.Fatal("retried before the backoff")
 	}
-	f.clock.Add(time.Minute)
+	f.clock.Advance(time.Minute)
 	if worked, err := w.RunOnce(context.Background()); !worked || err != nil {
 		t.Fatalf("retry = %v, %v", worked, err)
 	}
@@ -283,13 +271,16 @@ func TestPermanentFailureKeepsTheAudio(t *testing.T) {
 	}
 
 	// Server errors are retried until the attempts run out, then fail for good.
-	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool { http.Error(w, "busy", 503); return false })
+	srv5, _ := whisper(t, func(n int32, w http.ResponseWriter) bool {
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+		return false
+	})
 	f2 := newFixture(t, nil)
 	w2 := f2.worker(t, srv5.URL, 5*time.Second)
 	w2.MaxAttempts = 3
 	id2 := pendingJob(t, f2, w2)
 	for range 3 {
-		f2.clock.Add(2 * time.Hour)
+		f2.clock.Advance(2 * time.Hour)
 		if worked, err := w2.RunOnce(context.Background()); !worked || err != nil {
 			t.Fatalf("run = %v, %v", worked, err)
 		}
@@ -383,7 +374,7 @@ func TestRestartInTheMiddle(t *testing.T) {
 	if worked, err := restarted.RunOnce(context.Background()); worked || err != nil {
 		t.Fatalf("a leased job was taken before its lease ended: %v, %v", worked, err)
 	}
-	f.clock.Add(first.Lease + time.Second)
+	f.clock.Advance(first.Lease + time.Second)
 	ctx2, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { restarted.Run(ctx2); close(done) }()

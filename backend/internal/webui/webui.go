@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 )
 
 //go:embed all:dist
@@ -75,7 +76,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			} else {
 				w.Header().Set("Cache-Control", "no-cache")
 			}
-			http.ServeContent(w, r, "", zeroTime, bytes.NewReader(data))
+			// No modification time (no Last-Modified): embedded files
+			// have none, and hashed names or no-cache make it unnecessary.
+			http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 			return
 		}
 		if strings.HasPrefix(name, "assets/") {

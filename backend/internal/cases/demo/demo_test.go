@@ -1,4 +1,4 @@
-package demo
+package demo_test
 
 import (
 	"bytes"
@@ -11,31 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/utpl/simulador/backend/internal/cases/demo"
+	"github.com/utpl/simulador/backend/internal/catalog"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/norms"
 )
-
-// demoCase mirrors the case exchange format field by field.
-type demoCase struct {
-	Degree            string      `json:"degree"`
-	Area              string      `json:"area"`
-	Title             string      `json:"title"`
-	Difficulty        string      `json:"difficulty"`
-	Facts             string      `json:"facts"`
-	Questions         []string    `json:"questions"`
-	FollowUps         []string    `json:"followUps"`
-	KeyPoints         []string    `json:"keyPoints"`
-	FollowUpKeyPoints []int       `json:"followUpKeyPoints"`
-	LegalBases        []legalBase `json:"legalBases"`
-	Status            string      `json:"status"`
-	Demo              bool        `json:"demo"`
-}
-
-type legalBase struct {
-	Norm    string `json:"norm"`
-	Article string `json:"article"`
-	Note    string `json:"note"`
-}
 
 // What the bank must hold. The areas are those of domain.Areas; the ones
 // the first edition lacked need at least minPerNewArea cases each.
@@ -86,13 +66,13 @@ var (
 	baseKeys = []string{"norm", "article", "note"}
 )
 
-// decodeStrict decodes the embedded bank rejecting unknown fields and
-// trailing data.
-func decodeStrict(t *testing.T) []demoCase {
+// decodeStrict decodes the embedded bank in the exchange format the
+// importer reads, rejecting unknown fields and trailing data.
+func decodeStrict(t *testing.T) []catalog.ExchangeCase {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(Derecho))
+	dec := json.NewDecoder(bytes.NewReader(demo.Derecho))
 	dec.DisallowUnknownFields()
-	var cases []demoCase
+	var cases []catalog.ExchangeCase
 	if err := dec.Decode(&cases); err != nil {
 		t.Fatalf("decode derecho.json: %v", err)
 	}
@@ -107,7 +87,7 @@ func decodeStrict(t *testing.T) []demoCase {
 // case-insensitively), and that no field is left out.
 func TestDerechoExactKeys(t *testing.T) {
 	var raw []map[string]json.RawMessage
-	if err := json.Unmarshal(Derecho, &raw); err != nil {
+	if err := json.Unmarshal(demo.Derecho, &raw); err != nil {
 		t.Fatalf("decode derecho.json: %v", err)
 	}
 	for i, obj := range raw {
@@ -166,7 +146,7 @@ func TestDerechoCoverage(t *testing.T) {
 			t.Errorf("unfavourable case %q is not in the bank", u)
 		}
 	}
-	for now, before := range FormerTitles {
+	for now, before := range demo.FormerTitles {
 		if !titles[now] {
 			t.Errorf("FormerTitles: %q is not a title of the bank", now)
 		}
@@ -199,13 +179,7 @@ func TestDerechoCaseFields(t *testing.T) {
 				t.Errorf("degree %q, status %q, demo %v; want Derecho, active, true", c.Degree, c.Status, c.Demo)
 			}
 			// The product's own validation, as an import would run it.
-			dc := domain.Case{Area: c.Area, Title: c.Title, Facts: c.Facts, Questions: c.Questions, FollowUps: c.FollowUps,
-				KeyPoints: c.KeyPoints, FollowUpKeyPoints: c.FollowUpKeyPoints, Difficulty: domain.Difficulty(c.Difficulty),
-				Status: domain.CaseStatus(c.Status), Demo: c.Demo}
-			for _, b := range c.LegalBases {
-				dc.LegalBases = append(dc.LegalBases, domain.LegalBase{Norm: b.Norm, Article: b.Article, Note: b.Note})
-			}
-			for _, p := range dc.Validate() {
+			for _, p := range c.Case().Validate() {
 				t.Errorf("%s: %s", p.Field, p.Message)
 			}
 			if n := len(strings.Fields(c.Facts)); n < 80 || n > 220 {

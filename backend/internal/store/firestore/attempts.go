@@ -13,6 +13,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 // attempts/{id} keeps the summary fields lists filter and show beside the
@@ -27,15 +28,8 @@ import (
 // are added, so lists need not read attempts/{id}/recordings/{id}/chunks;
 // attempts/{id}/transcripts/{recording} holds a recording's transcript.
 
-type attemptData struct {
-	Case      domain.Case            `json:"case"`
-	Blueprint domain.Blueprint       `json:"blueprint"`
-	Rubric    domain.Rubric          `json:"rubric"`
-	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes"`
-	Self      *domain.SelfAssessment `json:"self"`
-	Grade     *domain.TutorGrade     `json:"grade"`
-}
+// An attempt's data field is JSON text in package storedjson's format:
+// the snapshots, the phase clock and the notes.
 
 // attemptChanges are the fields a saved attempt may change.
 func attemptChanges(a domain.Attempt) map[string]any {
@@ -50,8 +44,7 @@ func attemptChanges(a domain.Attempt) map[string]any {
 		"status":     string(a.Status),
 		"selfScore":  floatOrNull(self),
 		"tutorScore": floatOrNull(tutor),
-		"data": jsonText(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases,
-			Notes: a.Notes, Self: a.Self, Grade: a.Grade}),
+		"data":       storedjson.EncodeAttemptWithNotes(a),
 		"finishedAt": tsPtr(a.FinishedAt),
 	}
 }
@@ -79,18 +72,16 @@ func attemptFields(a domain.Attempt) map[string]any {
 
 func attemptFrom(d doc) (domain.Attempt, error) {
 	f := d.data
-	var data attemptData
-	if err := f.json("data", &data); err != nil {
-		return domain.Attempt{}, fmt.Errorf("attempt %s: %w", d.ref.ID, err)
-	}
-	return domain.Attempt{
+	a := domain.Attempt{
 		ID: d.ref.ID, StudentID: f.str("studentId"), StudentEmail: f.str("studentEmail"), StudentName: f.str("studentName"),
 		GroupID: f.str("groupId"), TutorEmail: f.str("tutorEmail"), DegreeID: f.str("degreeId"),
 		Mode: domain.Mode(f.str("mode")), Status: domain.AttemptStatus(f.str("status")),
-		Case: data.Case, Blueprint: data.Blueprint, Rubric: data.Rubric, Phases: data.Phases, Notes: data.Notes,
-		Self: data.Self, Grade: data.Grade,
 		CreatedAt: f.time("createdAt"), FinishedAt: f.timePtr("finishedAt"), Version: int(f.int("version")),
-	}, nil
+	}
+	if err := storedjson.DecodeAttempt([]byte(f.str("data")), &a); err != nil {
+		return domain.Attempt{}, fmt.Errorf("attempt %s: field data: %w", d.ref.ID, err)
+	}
+	return a, nil
 }
 
 var summaryFields = []string{"studentId", "studentEmail", "studentName", "groupId", "mode", "status", "caseTitle", "area",
@@ -198,12 +189,12 @@ func (s *Store) SaveNotes(ctx context.Context, attemptID, studentID, notes strin
 		if !d.exists || d.data.str("studentId") != studentID || d.data.str("status") != string(domain.AttemptInProgress) {
 			return fmt.Errorf("attempt %s of %s in progress: %w", attemptID, studentID, domain.ErrNotFound)
 		}
-		var data attemptData
-		if err := d.data.json("data", &data); err != nil {
-			return fmt.Errorf("attempt %s: %w", attemptID, err)
+		var a domain.Attempt
+		if err := storedjson.DecodeAttempt([]byte(d.data.str("data")), &a); err != nil {
+			return fmt.Errorf("attempt %s: field data: %w", attemptID, err)
 		}
-		data.Notes = notes
-		t.update(d, map[string]any{"data": jsonText(data), "version": d.data.int("version") + 1})
+		a.Notes = notes
+		t.update(d, map[string]any{"data": storedjson.EncodeAttemptWithNotes(a), "version": d.data.int("version") + 1})
 		return nil
 	})
 }
@@ -267,7 +258,7 @@ func recordingFrom(d doc) (domain.Recording, error) {
 	if err := f.json("levels", &r.Levels); err != nil {
 		return r, fmt.Errorf("recording %s: %w", d.ref.Path, err)
 	}
-	r.Levels = nonNil(r.Levels)
+	r.Levels = domain.NonNil(r.Levels)
 	return r, nil
 }
 
@@ -275,7 +266,7 @@ func recordingFrom(d doc) (domain.Recording, error) {
 // documents of its chunks subcollection.
 func recordingFields(r domain.Recording) map[string]any {
 	return map[string]any{
-		"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)),
+		"phase": int64(r.Phase), "mimeType": r.MimeType, "durationMs": r.DurationMs, "levels": jsonText(domain.NonNil(r.Levels)),
 		"complete": r.Complete, "deleted": r.Deleted, "composed": r.Composed, "createdAt": ts(r.CreatedAt),
 		"chunks": int64(r.Chunks), "bytes": r.Bytes,
 	}
@@ -381,7 +372,7 @@ func (s *Store) UpdateRecording(ctx context.Context, r domain.Recording) error {
 		if !d.exists {
 			return fmt.Errorf("recording %s/%s: %w", r.AttemptID, r.ID, domain.ErrNotFound)
 		}
-		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(nonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
+		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(domain.NonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
 		return nil
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 // cases/{id}, with caseTitles/{degree|title} holding the case ID: it makes
@@ -47,9 +48,9 @@ func caseFields(c domain.Case) map[string]any {
 		"area":              c.Area,
 		"title":             c.Title,
 		"facts":             c.Facts,
-		"questions":         nonNil(c.Questions),
-		"followUps":         nonNil(c.FollowUps),
-		"keyPoints":         nonNil(c.KeyPoints),
+		"questions":         domain.NonNil(c.Questions),
+		"followUps":         domain.NonNil(c.FollowUps),
+		"keyPoints":         domain.NonNil(c.KeyPoints),
 		"legalBases":        bases,
 		"status":            string(c.Status),
 		"demo":              c.Demo,
@@ -190,39 +191,45 @@ func (s *Store) UpdateCase(ctx context.Context, c domain.Case) error {
 }
 
 func (s *Store) GetBlueprint(ctx context.Context, degreeID string) (domain.Blueprint, error) {
-	var b domain.Blueprint
-	return b, s.getJSON(ctx, s.ref(colBlueprints, degreeID), &b)
+	data, err := s.getData(ctx, s.ref(colBlueprints, degreeID))
+	if err != nil {
+		return domain.Blueprint{}, err
+	}
+	return storedjson.DecodeBlueprint(data)
 }
 
 func (s *Store) PutBlueprint(ctx context.Context, b domain.Blueprint, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		t.set(s.ref(colBlueprints, b.DegreeID), map[string]any{"degreeId": b.DegreeID, "data": jsonText(b), "updatedAt": ts(at)})
+		t.set(s.ref(colBlueprints, b.DegreeID), map[string]any{"degreeId": b.DegreeID, "data": storedjson.EncodeBlueprint(b), "updatedAt": ts(at)})
 		return nil
 	})
 }
 
 func (s *Store) GetRubric(ctx context.Context, degreeID string) (domain.Rubric, error) {
-	var r domain.Rubric
-	return r, s.getJSON(ctx, s.ref(colRubrics, degreeID), &r)
+	data, err := s.getData(ctx, s.ref(colRubrics, degreeID))
+	if err != nil {
+		return domain.Rubric{}, err
+	}
+	return storedjson.DecodeRubric(data)
 }
 
 func (s *Store) PutRubric(ctx context.Context, r domain.Rubric, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		t.set(s.ref(colRubrics, r.DegreeID), map[string]any{"degreeId": r.DegreeID, "version": int64(r.Version), "data": jsonText(r), "updatedAt": ts(at)})
+		t.set(s.ref(colRubrics, r.DegreeID), map[string]any{"degreeId": r.DegreeID, "version": int64(r.Version), "data": storedjson.EncodeRubric(r), "updatedAt": ts(at)})
 		return nil
 	})
 }
 
-// getJSON decodes the data field of the document at ref into dst.
-func (s *Store) getJSON(ctx context.Context, ref *firestoreRef, dst any) error {
+// getData reads the data field (JSON text) of the document at ref.
+func (s *Store) getData(ctx context.Context, ref *firestoreRef) ([]byte, error) {
 	d, err := s.read().get(ctx, ref)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !d.exists {
-		return fmt.Errorf("%s: %w", ref.Path, domain.ErrNotFound)
+		return nil, fmt.Errorf("%s: %w", ref.Path, domain.ErrNotFound)
 	}
-	return d.data.json("data", dst)
+	return []byte(d.data.str("data")), nil
 }
 
 func (s *Store) GetMeta(ctx context.Context, key string) (string, error) {

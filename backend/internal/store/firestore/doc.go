@@ -122,11 +122,6 @@ func (f fields) int(k string) int64 {
 	return 0
 }
 
-func (f fields) float(k string) float64 {
-	n, _ := number(f[k])
-	return n
-}
-
 func (f fields) floatPtr(k string) *float64 {
 	n, ok := number(f[k])
 	if !ok {
@@ -222,13 +217,6 @@ func jsonText(v any) string {
 		panic(err) // only plain data is marshalled here
 	}
 	return string(b)
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // normalize converts a document's Go values into the types Firestore

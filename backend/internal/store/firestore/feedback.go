@@ -10,6 +10,7 @@ import (
 	"cloud.google.com/go/firestore"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 // attempts/{a}/transcripts/{recording} holds one transcript per recording,
@@ -22,7 +23,7 @@ func (s *Store) transcriptRef(attemptID, recordingID string) *firestoreRef {
 
 func transcriptFields(t domain.Transcript) map[string]any {
 	return map[string]any{
-		"source": t.Source, "language": t.Language, "segments": jsonText(nonNil(t.Segments)),
+		"source": t.Source, "language": t.Language, "segments": storedjson.EncodeSegments(t.Segments),
 		"updatedAt": ts(t.UpdatedAt), "updatedBy": t.UpdatedBy,
 	}
 }
@@ -33,7 +34,11 @@ func transcriptFrom(d doc) (domain.Transcript, error) {
 		AttemptID: d.ref.Parent.Parent.ID, RecordingID: d.ref.ID, Source: f.str("source"), Language: f.str("language"),
 		UpdatedAt: f.time("updatedAt"), UpdatedBy: f.str("updatedBy"),
 	}
-	return t, f.json("segments", &t.Segments)
+	var err error
+	if t.Segments, err = storedjson.DecodeSegments([]byte(f.str("segments"))); err != nil {
+		return t, fmt.Errorf("field segments: %w", err)
+	}
+	return t, nil
 }
 
 func (s *Store) PutTranscript(ctx context.Context, tr domain.Transcript) error {

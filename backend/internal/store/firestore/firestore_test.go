@@ -34,7 +34,9 @@ func TestMain(m *testing.M) {
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
 	if !given {
-		flag.Set("test.parallel", "8")
+		if err := flag.Set("test.parallel", "8"); err != nil {
+			panic(err)
+		}
 	}
 	os.Exit(m.Run())
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 // Export and import for `simulador migrate-data` (docs/migrate-data.md).
@@ -237,7 +238,8 @@ var transferKinds = map[store.Kind]transferKind{
 		coll: colBlueprints, ref: byID(colBlueprints),
 		decode: each(store.KindBlueprints, func(d doc) (store.Record, error) {
 			var b store.BlueprintRecord
-			err := d.data.json("data", &b.Blueprint)
+			var err error
+			b.Blueprint, err = storedjson.DecodeBlueprint([]byte(d.data.str("data")))
 			b.UpdatedAt = d.data.time("updatedAt")
 			return store.Record{Key: d.ref.ID, Value: b}, err
 		}),
@@ -251,7 +253,8 @@ var transferKinds = map[store.Kind]transferKind{
 		coll: colRubrics, ref: byID(colRubrics),
 		decode: each(store.KindRubrics, func(d doc) (store.Record, error) {
 			var r store.RubricRecord
-			err := d.data.json("data", &r.Rubric)
+			var err error
+			r.Rubric, err = storedjson.DecodeRubric([]byte(d.data.str("data")))
 			r.UpdatedAt = d.data.time("updatedAt")
 			return store.Record{Key: d.ref.ID, Value: r}, err
 		}),

@@ -29,7 +29,11 @@ func TestLimitsMigrationKeepsTheNewestMembership(t *testing.T) {
 	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Exec("DROP DATABASE " + name + " WITH (FORCE)")
+	defer func() {
+		if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+			t.Log(err)
+		}
+	}()
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)

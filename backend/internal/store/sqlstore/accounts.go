@@ -67,21 +67,14 @@ func (s *DB) GetMFA(ctx context.Context, userID string) (domain.MFA, error) {
 		return m, s.mapErr(err)
 	}
 	m.EnabledAt = fromNullMS(enabled)
-	rows, err := s.query(ctx, `SELECT code_hash, used_at FROM mfa_recovery_codes WHERE user_id = ? ORDER BY code_hash`, userID)
-	if err != nil {
-		return m, err
-	}
-	defer rows.Close()
-	for rows.Next() {
+	m.RecoveryCodes, err = queryAll(ctx, s, func(r scanner) (domain.RecoveryCode, error) {
 		var c domain.RecoveryCode
 		var used sql.NullInt64
-		if err := rows.Scan(&c.Hash, &used); err != nil {
-			return m, err
-		}
+		err := r.Scan(&c.Hash, &used)
 		c.UsedAt = fromNullMS(used)
-		m.RecoveryCodes = append(m.RecoveryCodes, c)
-	}
-	return m, rows.Err()
+		return c, err
+	}, `SELECT code_hash, used_at FROM mfa_recovery_codes WHERE user_id = ? ORDER BY code_hash`, userID)
+	return m, err
 }
 
 func (s *DB) PutMFA(ctx context.Context, m domain.MFA) error {

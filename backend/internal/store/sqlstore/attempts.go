@@ -11,20 +11,13 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
-// attemptData is the JSON part of an attempt row: the snapshots and the
-// phase clock, which are read and written as a whole.
-type attemptData struct {
-	Case      domain.Case            `json:"case"`
-	Blueprint domain.Blueprint       `json:"blueprint"`
-	Rubric    domain.Rubric          `json:"rubric"`
-	Phases    []domain.Phase         `json:"phases"`
-	Notes     string                 `json:"notes,omitempty"` // rows saved before the notes column (00015)
-	Self      *domain.SelfAssessment `json:"self"`
-	Grade     *domain.TutorGrade     `json:"grade"`
-}
-
+// The data column is the JSON part of an attempt row: the snapshots and
+// the phase clock, read and written as a whole in package storedjson's
+// format (rows saved before the notes column, 00015, keep their notes
+// there).
 // The notes have their own column (notes), so that saving them, which a
 // student's browser does every few seconds while preparing, neither reads
 // nor writes the snapshots in data; NULL in a row saved before it existed,
@@ -41,12 +34,10 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 		&mode, &status, &data, &created, &finished, &a.Version, &notes); err != nil {
 		return a, err
 	}
-	var d attemptData
-	if err := json.Unmarshal([]byte(data), &d); err != nil {
+	if err := storedjson.DecodeAttempt([]byte(data), &a); err != nil {
 		return a, fmt.Errorf("attempt %s: %w", a.ID, err)
 	}
 	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
-	a.Case, a.Blueprint, a.Rubric, a.Phases, a.Notes, a.Self, a.Grade = d.Case, d.Blueprint, d.Rubric, d.Phases, d.Notes, d.Self, d.Grade
 	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
 	if notes.Valid {
 		a.Notes = notes.String
@@ -55,9 +46,7 @@ func scanAttempt(r scanner) (domain.Attempt, error) {
 }
 
 // attemptJSON is the data column: the snapshots, without the notes.
-func attemptJSON(a domain.Attempt) string {
-	return mustJSON(attemptData{Case: a.Case, Blueprint: a.Blueprint, Rubric: a.Rubric, Phases: a.Phases, Self: a.Self, Grade: a.Grade})
-}
+func attemptJSON(a domain.Attempt) string { return storedjson.EncodeAttempt(a) }
 
 func scores(a domain.Attempt) (self, tutor any) {
 	if a.Self != nil {
@@ -145,50 +134,33 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)
 	}
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
+	out, err := queryAll(ctx, s, scanSummary, q, args...)
+	return domain.NonNil(out), err
+}
+
+func scanSummary(r scanner) (domain.AttemptSummary, error) {
+	var a domain.AttemptSummary
+	var mode, status string
+	var self, tutor sql.NullFloat64
+	var created int64
+	var finished sql.NullInt64
+	if err := r.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
+		&self, &tutor, &created, &finished, &a.Version); err != nil {
+		return a, err
 	}
-	defer rows.Close()
-	out := []domain.AttemptSummary{}
-	for rows.Next() {
-		var a domain.AttemptSummary
-		var mode, status string
-		var self, tutor sql.NullFloat64
-		var created int64
-		var finished sql.NullInt64
-		if err := rows.Scan(&a.ID, &a.StudentID, &a.StudentEmail, &a.StudentName, &a.GroupID, &mode, &status, &a.CaseTitle, &a.Area,
-			&self, &tutor, &created, &finished, &a.Version); err != nil {
-			return nil, err
-		}
-		a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
-		if self.Valid {
-			a.SelfScore = &self.Float64
-		}
-		if tutor.Valid {
-			a.TutorScore = &tutor.Float64
-		}
-		a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
-		out = append(out, a)
+	a.Mode, a.Status = domain.Mode(mode), domain.AttemptStatus(status)
+	if self.Valid {
+		a.SelfScore = &self.Float64
 	}
-	return out, rows.Err()
+	if tutor.Valid {
+		a.TutorScore = &tutor.Float64
+	}
+	a.CreatedAt, a.FinishedAt = fromMS(created), fromNullMS(finished)
+	return a, nil
 }
 
 func (s *DB) RecentCaseIDs(ctx context.Context, studentID string, n int) ([]string, error) {
-	rows, err := s.query(ctx, fmt.Sprintf(`SELECT case_id FROM attempts WHERE student_id = ? ORDER BY created_at DESC LIMIT %d`, n), studentID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanString, fmt.Sprintf(`SELECT case_id FROM attempts WHERE student_id = ? ORDER BY created_at DESC LIMIT %d`, n), studentID)
 }
 
 // recordingColumns read a recording with its chunks' count and bytes,
@@ -217,7 +189,7 @@ func scanRecording(sc scanner) (domain.Recording, error) {
 const recordingRowColumns = `attempt_id, id, phase, mime_type, duration_ms, levels, complete, deleted, composed, created_at`
 
 func recordingRow(r domain.Recording) []any {
-	return []any{r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt)}
+	return []any{r.AttemptID, r.ID, r.Phase, r.MimeType, r.DurationMs, mustJSON(domain.NonNil(r.Levels)), r.Complete, r.Deleted, r.Composed, ms(r.CreatedAt)}
 }
 
 func (s *DB) CreateRecording(ctx context.Context, r domain.Recording) (domain.Recording, error) {
@@ -256,25 +228,13 @@ func (s *DB) MarkRecordingComposed(ctx context.Context, attemptID, id string) er
 }
 
 func (s *DB) listRecordings(ctx context.Context, q string, args ...any) ([]domain.Recording, error) {
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Recording{}
-	for rows.Next() {
-		r, err := scanRecording(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanRecording, q, args...)
+	return domain.NonNil(out), err
 }
 
 func (s *DB) UpdateRecording(ctx context.Context, r domain.Recording) error {
 	res, err := s.exec(ctx, `UPDATE recordings SET duration_ms = ?, levels = ?, complete = ?, deleted = ? WHERE attempt_id = ? AND id = ?`,
-		r.DurationMs, mustJSON(nonNil(r.Levels)), r.Complete, r.Deleted, r.AttemptID, r.ID)
+		r.DurationMs, mustJSON(domain.NonNil(r.Levels)), r.Complete, r.Deleted, r.AttemptID, r.ID)
 	return s.expectOne(res, err)
 }
 
@@ -436,20 +396,12 @@ func (s *DB) GetChunk(ctx context.Context, attemptID, recordingID string, seq in
 }
 
 func (s *DB) ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error) {
-	rows, err := s.query(ctx, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.ChunkInfo{}
-	for rows.Next() {
+	out, err := queryAll(ctx, s, func(r scanner) (domain.ChunkInfo, error) {
 		var c domain.ChunkInfo
-		if err := rows.Scan(&c.Seq, &c.Bytes, &c.SHA256); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		err := r.Scan(&c.Seq, &c.Bytes, &c.SHA256)
+		return c, err
+	}, `SELECT seq, bytes, sha256 FROM recording_chunks WHERE attempt_id = ? AND recording_id = ? ORDER BY seq`, attemptID, recordingID)
+	return domain.NonNil(out), err
 }
 
 func (s *DB) DeleteChunks(ctx context.Context, attemptID, recordingID string) error {

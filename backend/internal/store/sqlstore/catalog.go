@@ -9,6 +9,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 const caseColumns = `id, degree_id, area, title, facts, questions, follow_ups, key_points, legal_bases, follow_up_key_points, difficulty,
@@ -26,10 +27,14 @@ func scanCase(r scanner) (domain.Case, error) {
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{questions, &c.Questions}, {followUps, &c.FollowUps}, {keyPoints, &c.KeyPoints}, {bases, &c.LegalBases}, {answers, &c.FollowUpKeyPoints}} {
+	}{{questions, &c.Questions}, {followUps, &c.FollowUps}, {keyPoints, &c.KeyPoints}, {answers, &c.FollowUpKeyPoints}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return c, fmt.Errorf("case %s: %w", c.ID, err)
 		}
+	}
+	var err error
+	if c.LegalBases, err = storedjson.DecodeLegalBases([]byte(bases)); err != nil {
+		return c, fmt.Errorf("case %s: %w", c.ID, err)
 	}
 	if len(c.FollowUpKeyPoints) == 0 {
 		c.FollowUpKeyPoints = nil
@@ -51,13 +56,6 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
 func caseArgs(c domain.Case) []any {
 	difficulty := c.Difficulty
 	if difficulty == "" {
@@ -68,8 +66,8 @@ func caseArgs(c domain.Case) []any {
 	if c.Review != nil {
 		reviewedBy, reviewedByName, reviewedAt = c.Review.By, c.Review.ByName, &c.Review.At
 	}
-	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(nonNil(c.Questions)), mustJSON(nonNil(c.FollowUps)),
-		mustJSON(nonNil(c.KeyPoints)), mustJSON(nonNil(c.LegalBases)), mustJSON(nonNil(c.FollowUpKeyPoints)), string(difficulty),
+	return []any{c.DegreeID, c.Area, c.Title, c.Facts, mustJSON(domain.NonNil(c.Questions)), mustJSON(domain.NonNil(c.FollowUps)),
+		mustJSON(domain.NonNil(c.KeyPoints)), storedjson.EncodeLegalBases(c.LegalBases), mustJSON(domain.NonNil(c.FollowUpKeyPoints)), string(difficulty),
 		string(c.Status), c.Demo, reviewedBy, reviewedByName, nullMS(reviewedAt)}
 }
 
@@ -92,20 +90,8 @@ func (s *DB) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Case, 
 		q += ` AND difficulty = ?`
 		args = append(args, string(f.Difficulty))
 	}
-	rows, err := s.query(ctx, q+` ORDER BY area, title`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Case{}
-	for rows.Next() {
-		c, err := scanCase(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanCase, q+` ORDER BY area, title`, args...)
+	return domain.NonNil(out), err
 }
 
 func (s *DB) GetCase(ctx context.Context, id string) (domain.Case, error) {
@@ -134,36 +120,41 @@ func (s *DB) UpdateCase(ctx context.Context, c domain.Case) error {
 }
 
 func (s *DB) GetBlueprint(ctx context.Context, degreeID string) (domain.Blueprint, error) {
-	var b domain.Blueprint
-	err := s.getJSON(ctx, &b, `SELECT data FROM blueprints WHERE degree_id = ?`, degreeID)
-	return b, err
+	data, err := s.getData(ctx, `SELECT data FROM blueprints WHERE degree_id = ?`, degreeID)
+	if err != nil {
+		return domain.Blueprint{}, err
+	}
+	return storedjson.DecodeBlueprint(data)
 }
 
 func (s *DB) PutBlueprint(ctx context.Context, b domain.Blueprint, at time.Time) error {
 	_, err := s.exec(ctx, `INSERT INTO blueprints (degree_id, data, updated_at) VALUES (?, ?, ?)
-		ON CONFLICT (degree_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`, b.DegreeID, mustJSON(b), ms(at))
+		ON CONFLICT (degree_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`, b.DegreeID, storedjson.EncodeBlueprint(b), ms(at))
 	return err
 }
 
 func (s *DB) GetRubric(ctx context.Context, degreeID string) (domain.Rubric, error) {
-	var r domain.Rubric
-	err := s.getJSON(ctx, &r, `SELECT data FROM rubrics WHERE degree_id = ?`, degreeID)
-	return r, err
+	data, err := s.getData(ctx, `SELECT data FROM rubrics WHERE degree_id = ?`, degreeID)
+	if err != nil {
+		return domain.Rubric{}, err
+	}
+	return storedjson.DecodeRubric(data)
 }
 
 func (s *DB) PutRubric(ctx context.Context, r domain.Rubric, at time.Time) error {
 	_, err := s.exec(ctx, `INSERT INTO rubrics (degree_id, version, data, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (degree_id) DO UPDATE SET version = excluded.version, data = excluded.data, updated_at = excluded.updated_at`,
-		r.DegreeID, r.Version, mustJSON(r), ms(at))
+		r.DegreeID, r.Version, storedjson.EncodeRubric(r), ms(at))
 	return err
 }
 
-func (s *DB) getJSON(ctx context.Context, dst any, q string, args ...any) error {
+// getData reads a settings row's JSON data.
+func (s *DB) getData(ctx context.Context, q string, args ...any) ([]byte, error) {
 	var data string
 	if err := s.queryRow(ctx, q, args...).Scan(&data); err != nil {
-		return s.mapErr(err)
+		return nil, s.mapErr(err)
 	}
-	return json.Unmarshal([]byte(data), dst)
+	return []byte(data), nil
 }
 
 func (s *DB) GetMeta(ctx context.Context, key string) (string, error) {

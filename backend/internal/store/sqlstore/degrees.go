@@ -7,20 +7,11 @@ import (
 )
 
 func (s *DB) ListDegrees(ctx context.Context) ([]domain.Degree, error) {
-	rows, err := s.query(ctx, `SELECT id, nombre FROM degrees ORDER BY nombre`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Degree
-	for rows.Next() {
+	return queryAll(ctx, s, func(r scanner) (domain.Degree, error) {
 		var d domain.Degree
-		if err := rows.Scan(&d.ID, &d.Nombre); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		err := r.Scan(&d.ID, &d.Nombre)
+		return d, err
+	}, `SELECT id, nombre FROM degrees ORDER BY nombre`)
 }
 
 func (s *DB) GetDegree(ctx context.Context, id string) (domain.Degree, error) {

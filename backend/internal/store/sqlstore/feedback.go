@@ -2,12 +2,12 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 const transcriptColumns = `attempt_id, recording_id, source, language, segments, updated_at, updated_by`
@@ -20,19 +20,21 @@ func scanTranscript(r scanner) (domain.Transcript, error) {
 		return t, err
 	}
 	t.UpdatedAt = fromMS(updated)
-	return t, json.Unmarshal([]byte(segs), &t.Segments)
+	var err error
+	t.Segments, err = storedjson.DecodeSegments([]byte(segs))
+	return t, err
 }
 
 func (s *DB) PutTranscript(ctx context.Context, t domain.Transcript) error {
 	_, err := s.exec(ctx, `INSERT INTO transcripts (`+transcriptColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (attempt_id, recording_id) DO UPDATE SET source = excluded.source, language = excluded.language,
 		segments = excluded.segments, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-		t.AttemptID, t.RecordingID, t.Source, t.Language, mustJSON(nonNil(t.Segments)), ms(t.UpdatedAt), t.UpdatedBy)
+		t.AttemptID, t.RecordingID, t.Source, t.Language, storedjson.EncodeSegments(t.Segments), ms(t.UpdatedAt), t.UpdatedBy)
 	return err
 }
 
 func (s *DB) PutTranscriptOver(ctx context.Context, t domain.Transcript, over ...string) (bool, error) {
-	args := []any{t.AttemptID, t.RecordingID, t.Source, t.Language, mustJSON(nonNil(t.Segments)), ms(t.UpdatedAt), t.UpdatedBy}
+	args := []any{t.AttemptID, t.RecordingID, t.Source, t.Language, storedjson.EncodeSegments(t.Segments), ms(t.UpdatedAt), t.UpdatedBy}
 	onConflict := `DO NOTHING`
 	if len(over) > 0 {
 		onConflict = `DO UPDATE SET source = excluded.source, language = excluded.language, segments = excluded.segments,
@@ -66,20 +68,8 @@ func (s *DB) GetTranscript(ctx context.Context, attemptID, recordingID string) (
 }
 
 func (s *DB) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
-	rows, err := s.query(ctx, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.Transcript{}
-	for rows.Next() {
-		t, err := scanTranscript(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	out, err := queryAll(ctx, s, scanTranscript, `SELECT `+transcriptColumns+` FROM transcripts WHERE attempt_id = ? ORDER BY recording_id`, attemptID)
+	return domain.NonNil(out), err
 }
 
 const jobColumns = `id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at`

@@ -77,21 +77,12 @@ func (s *DB) claimMemberships(ctx context.Context, groupID string, students []do
 			q += "(?, ?)"
 			args = append(args, e, groupID)
 		}
-		rows, err := s.query(ctx, q+` ON CONFLICT (email) DO NOTHING RETURNING email`, args...)
+		got, err := queryAll(ctx, s, scanString, q+` ON CONFLICT (email) DO NOTHING RETURNING email`, args...)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var e string
-			if err := rows.Scan(&e); err != nil {
-				rows.Close()
-				return err
-			}
+		for _, e := range got {
 			claimed[e] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
 		}
 	}
 	var taken []string
@@ -184,21 +175,8 @@ func (s *DB) ActiveGroupOfStudent(ctx context.Context, email string) (domain.Gro
 }
 
 func (s *DB) listGroups(ctx context.Context, q string, args ...any) ([]domain.Group, error) {
-	rows, err := s.query(ctx, q, args...)
+	out, err := queryAll(ctx, s, scanGroup, q, args...)
 	if err != nil {
-		return nil, err
-	}
-	var out []domain.Group
-	for rows.Next() {
-		g, err := scanGroup(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	// Students are loaded after the rows are closed: SQLite in a transaction
@@ -212,22 +190,14 @@ func (s *DB) listGroups(ctx context.Context, q string, args ...any) ([]domain.Gr
 }
 
 func (s *DB) groupStudents(ctx context.Context, groupID string) ([]domain.GroupStudent, error) {
-	rows, err := s.query(ctx, `SELECT email, name, added_at FROM group_students WHERE group_id = ? ORDER BY added_at, email`, groupID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []domain.GroupStudent{}
-	for rows.Next() {
+	out, err := queryAll(ctx, s, func(r scanner) (domain.GroupStudent, error) {
 		var st domain.GroupStudent
 		var added int64
-		if err := rows.Scan(&st.Email, &st.Name, &added); err != nil {
-			return nil, err
-		}
+		err := r.Scan(&st.Email, &st.Name, &added)
 		st.AddedAt = fromMS(added)
-		out = append(out, st)
-	}
-	return out, rows.Err()
+		return st, err
+	}, `SELECT email, name, added_at FROM group_students WHERE group_id = ? ORDER BY added_at, email`, groupID)
+	return domain.NonNil(out), err
 }
 
 func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []domain.GroupStudent) (int, error) {
@@ -270,21 +240,12 @@ func (s *DB) notInGroup(ctx context.Context, groupID string, students []domain.G
 		for _, st := range part {
 			args = append(args, st.Email)
 		}
-		rows, err := s.query(ctx, `SELECT email FROM group_students WHERE group_id = ? AND email IN (`+placeholders(len(part))+`)`, args...)
+		got, err := queryAll(ctx, s, scanString, `SELECT email FROM group_students WHERE group_id = ? AND email IN (`+placeholders(len(part))+`)`, args...)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var e string
-			if err := rows.Scan(&e); err != nil {
-				rows.Close()
-				return nil, err
-			}
+		for _, e := range got {
 			present[e] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
 		}
 	}
 	fresh := make([]domain.GroupStudent, 0, len(students))

@@ -80,20 +80,7 @@ func (s *DB) GetLTIPlatform(ctx context.Context, id string) (domain.LTIPlatform,
 }
 
 func (s *DB) ListLTIPlatforms(ctx context.Context) ([]domain.LTIPlatform, error) {
-	rows, err := s.query(ctx, `SELECT `+platformColumns+` FROM lti_platforms ORDER BY issuer, client_id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.LTIPlatform
-	for rows.Next() {
-		p, err := scanPlatform(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanPlatform, `SELECT `+platformColumns+` FROM lti_platforms ORDER BY issuer, client_id`)
 }
 
 func (s *DB) DeleteLTIPlatform(ctx context.Context, id string) error {
@@ -127,20 +114,7 @@ func (s *DB) AddLTIKey(ctx context.Context, k domain.LTIKey, retireAt time.Time)
 }
 
 func (s *DB) ListLTIKeys(ctx context.Context) ([]domain.LTIKey, error) {
-	rows, err := s.query(ctx, `SELECT `+ltiKeyColumns+` FROM lti_keys ORDER BY created_at DESC, id DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.LTIKey
-	for rows.Next() {
-		k, err := scanLTIKey(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanLTIKey, `SELECT `+ltiKeyColumns+` FROM lti_keys ORDER BY created_at DESC, id DESC`)
 }
 
 const ltiKeyColumns = `id, private_key, created_at, retired_at`
@@ -237,25 +211,15 @@ func (s *DB) LinkLTICourseTutor(ctx context.Context, courseID, userID string, at
 }
 
 func (s *DB) ListLTICoursesOfTutor(ctx context.Context, userID string) ([]domain.LTICourse, error) {
-	rows, err := s.query(ctx, `SELECT c.id, c.platform_id, c.deployment_id, c.context_id, c.title, c.label, c.memberships_url,
+	return queryAll(ctx, s, func(r scanner) (domain.LTICourse, error) {
+		var launched int64
+		c, err := scanCourse(r, &launched)
+		c.LaunchedAt = fromMS(launched)
+		return c, err
+	}, `SELECT c.id, c.platform_id, c.deployment_id, c.context_id, c.title, c.label, c.memberships_url,
 		c.lineitems_url, c.service_scopes, c.degree, c.updated_at, t.launched_at
 		FROM lti_course_tutors t JOIN lti_courses c ON c.id = t.course_id
 		WHERE t.user_id = ? ORDER BY t.launched_at DESC, c.id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.LTICourse
-	for rows.Next() {
-		var launched int64
-		c, err := scanCourse(rows, &launched)
-		if err != nil {
-			return nil, err
-		}
-		c.LaunchedAt = fromMS(launched)
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 func (s *DB) PutLTISubjects(ctx context.Context, subjects []domain.LTISubject) error {

@@ -71,17 +71,12 @@ func releaseDuplicateMemberships(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	type release struct{ email, group, tutor, kept, keptTutor string }
-	var out []release
-	for rows.Next() {
-		var r release
-		if err := rows.Scan(&r.email, &r.group, &r.tutor, &r.kept, &r.keptTutor); err != nil {
-			rows.Close()
-			return err
-		}
-		out = append(out, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	out, err := collect(rows, func(r scanner) (release, error) {
+		var rel release
+		err := r.Scan(&rel.email, &rel.group, &rel.tutor, &rel.kept, &rel.keptTutor)
+		return rel, err
+	})
+	if err != nil {
 		return err
 	}
 	for _, r := range out {

@@ -41,20 +41,7 @@ func (s *DB) GetSession(ctx context.Context, tokenHash string) (domain.Session, 
 }
 
 func (s *DB) ListUserSessions(ctx context.Context, userID string) ([]domain.Session, error) {
-	rows, err := s.query(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY created_at DESC, id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.Session
-	for rows.Next() {
-		se, err := scanSession(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, se)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanSession, `SELECT `+sessionColumns+` FROM sessions WHERE user_id = ? ORDER BY created_at DESC, id`, userID)
 }
 
 func (s *DB) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {

@@ -56,12 +56,6 @@ type Options struct {
 	SyncChunks func() error
 }
 
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // DB is a store.Store backed by a *sql.DB or, inside InTx, a *sql.Tx.
 type DB struct {
 	db *sql.DB // writes and transactions
@@ -192,7 +186,7 @@ func (s *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 	q = s.rebind(q)
 	if s.tx != nil {
 		if st := s.wstmts.get(ctx, q, false); st != nil {
-			res, err := s.tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+			res, err := s.tx.StmtContext(ctx, st).ExecContext(ctx, args...) //nolint:sqlclosecheck // a transaction's statement is closed with the transaction
 			return res, s.mapErr(err)
 		}
 		res, err := s.tx.ExecContext(ctx, q, args...)
@@ -203,7 +197,7 @@ func (s *DB) exec(ctx context.Context, q string, args ...any) (sql.Result, error
 		return nil, err
 	}
 	defer release()
-	if st := s.wstmts.get(ctx, q, true); st != nil {
+	if st := s.wstmts.get(ctx, q, true); st != nil { //nolint:sqlclosecheck // the cache owns its statements and closes them with the DB
 		res, err := st.ExecContext(ctx, args...)
 		return res, s.mapErr(err)
 	}
@@ -218,12 +212,12 @@ func (s *DB) query(ctx context.Context, q string, args ...any) (*sql.Rows, error
 	switch {
 	case s.tx != nil:
 		if st := s.wstmts.get(ctx, q, false); st != nil {
-			rows, err = s.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+			rows, err = s.tx.StmtContext(ctx, st).QueryContext(ctx, args...) //nolint:sqlclosecheck // a transaction's statement is closed with the transaction; the rows go to the caller
 		} else {
 			rows, err = s.tx.QueryContext(ctx, q, args...)
 		}
 	default:
-		if st := s.rstmts.get(ctx, q, true); st != nil {
+		if st := s.rstmts.get(ctx, q, true); st != nil { //nolint:sqlclosecheck // the cache owns its statements and closes them with the DB
 			rows, err = st.QueryContext(ctx, args...)
 		} else {
 			rows, err = s.rd.QueryContext(ctx, q, args...)
@@ -238,11 +232,11 @@ func (s *DB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	q = s.rebind(q)
 	if s.tx != nil {
 		if st := s.wstmts.get(ctx, q, false); st != nil {
-			return s.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+			return s.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...) //nolint:sqlclosecheck // a transaction's statement is closed with the transaction
 		}
 		return s.tx.QueryRowContext(ctx, q, args...)
 	}
-	if st := s.rstmts.get(ctx, q, true); st != nil {
+	if st := s.rstmts.get(ctx, q, true); st != nil { //nolint:sqlclosecheck // the cache owns its statements and closes them with the DB
 		return st.QueryRowContext(ctx, args...)
 	}
 	return s.rd.QueryRowContext(ctx, q, args...)

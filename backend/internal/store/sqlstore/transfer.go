@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/store"
+	"github.com/utpl/simulador/backend/internal/store/storedjson"
 )
 
 // Export and import for `simulador migrate-data` (docs/migrate-data.md).
@@ -157,7 +157,10 @@ var transferKinds = map[store.Kind]transferKind{
 		scan: func(r scanner) (store.Record, error) {
 			var b store.BlueprintRecord
 			var id string
-			err := scanJSONRow(r, &id, &b.Blueprint, &b.UpdatedAt)
+			data, err := scanJSONRow(r, &id, &b.UpdatedAt)
+			if err == nil {
+				b.Blueprint, err = storedjson.DecodeBlueprint(data)
+			}
 			return store.Record{Kind: store.KindBlueprints, Key: id, Value: b}, err
 		},
 		put: func(ctx context.Context, tx *DB, v any) error {
@@ -170,7 +173,10 @@ var transferKinds = map[store.Kind]transferKind{
 		scan: func(r scanner) (store.Record, error) {
 			var rb store.RubricRecord
 			var id string
-			err := scanJSONRow(r, &id, &rb.Rubric, &rb.UpdatedAt)
+			data, err := scanJSONRow(r, &id, &rb.UpdatedAt)
+			if err == nil {
+				rb.Rubric, err = storedjson.DecodeRubric(data)
+			}
 			return store.Record{Kind: store.KindRubrics, Key: id, Value: rb}, err
 		},
 		put: func(ctx context.Context, tx *DB, v any) error {
@@ -391,21 +397,8 @@ func (s *DB) ExportKeys(ctx context.Context, kind store.Kind, keys []string) ([]
 }
 
 func (s *DB) exportWhere(ctx context.Context, k transferKind, where string, args ...any) ([]store.Record, error) {
-	rows, err := s.query(ctx, `SELECT `+k.columns+` FROM `+k.from+` WHERE `+where, args...)
+	recs, err := queryAll(ctx, s, k.scan, `SELECT `+k.columns+` FROM `+k.from+` WHERE `+where, args...)
 	if err != nil {
-		return nil, err
-	}
-	var recs []store.Record
-	for rows.Next() {
-		rec, err := k.scan(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		recs = append(recs, rec)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	if k.fill != nil {
@@ -526,16 +519,16 @@ func (s *DB) insertChunks(ctx context.Context, attemptID, recordingID string, ch
 	return nil
 }
 
-// scanJSONRow reads a settings row: its degree, its JSON data and when it
-// was saved.
-func scanJSONRow(r scanner, id *string, data any, updatedAt *time.Time) error {
+// scanJSONRow reads a settings row: its degree, its JSON data (returned)
+// and when it was saved.
+func scanJSONRow(r scanner, id *string, updatedAt *time.Time) ([]byte, error) {
 	var raw string
 	var updated int64
 	if err := r.Scan(id, &raw, &updated); err != nil {
-		return err
+		return nil, err
 	}
 	*updatedAt = fromMS(updated)
-	return json.Unmarshal([]byte(raw), data)
+	return []byte(raw), nil
 }
 
 // withExtra is r scanning dest followed by more: a scan function that

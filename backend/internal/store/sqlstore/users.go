@@ -74,20 +74,7 @@ func (s *DB) ListUsersByRole(ctx context.Context, role domain.Role) ([]domain.Us
 }
 
 func (s *DB) listUsers(ctx context.Context, q string, args ...any) ([]domain.User, error) {
-	rows, err := s.query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []domain.User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s, scanUser, q, args...)
 }
 
 func (s *DB) UpdateUser(ctx context.Context, u domain.User) error {

@@ -23,7 +23,7 @@ func (p *Platform) verifyToolJWT(raw string) (map[string]any, error) {
 	if tool == "" {
 		return nil, errNoTool
 	}
-	jws, err := jose.ParseSigned(raw, []jose.SignatureAlgorithm{jose.RS256})
+	jws, err := jose.ParseSignedCompact(raw, []jose.SignatureAlgorithm{jose.RS256})
 	if err != nil {
 		return nil, fmt.Errorf("unreadable JWT: %w", err)
 	}

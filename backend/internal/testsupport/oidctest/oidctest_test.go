@@ -139,13 +139,14 @@ func TestAuthorizationCodeFlowWithPKCE(t *testing.T) {
 
 func TestAuthorizeRefusals(t *testing.T) {
 	iss := oidctest.New(t, oidctest.Options{})
-	get := func(q url.Values) *http.Response {
+	// get answers the status and the redirect's Location.
+	get := func(q url.Values) (int, string) {
 		res, err := iss.Client().Get(iss.Authority() + "/oauth2/v2.0/authorize?" + q.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}
 		res.Body.Close()
-		return res
+		return res.StatusCode, res.Header.Get("Location")
 	}
 	base := func() url.Values {
 		return url.Values{"client_id": {iss.ClientID()}, "response_type": {"code"}, "redirect_uri": {appOrigin + "/cb"},
@@ -153,17 +154,17 @@ func TestAuthorizeRefusals(t *testing.T) {
 	}
 	q := base()
 	q.Set("client_id", "someone-else")
-	if res := get(q); res.StatusCode != 400 {
-		t.Errorf("unknown client: %d", res.StatusCode)
+	if status, _ := get(q); status != 400 {
+		t.Errorf("unknown client: %d", status)
 	}
 	q = base()
 	q.Del("code_challenge")
-	if res := get(q); res.StatusCode != 302 || !strings.Contains(res.Header.Get("Location"), "error=invalid_request") {
-		t.Errorf("no PKCE: %d %s", res.StatusCode, res.Header.Get("Location"))
+	if status, loc := get(q); status != 302 || !strings.Contains(loc, "error=invalid_request") {
+		t.Errorf("no PKCE: %d %s", status, loc)
 	}
 	iss.SetNext(oidctest.SignIn{Deny: true})
-	if res := get(base()); !strings.Contains(res.Header.Get("Location"), "error=access_denied") {
-		t.Errorf("deny: %s", res.Header.Get("Location"))
+	if _, loc := get(base()); !strings.Contains(loc, "error=access_denied") {
+		t.Errorf("deny: %s", loc)
 	}
 	res, err := iss.Client().Get(iss.URL() + "/another-tenant/v2.0/.well-known/openid-configuration")
 	if err != nil {
