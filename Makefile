@@ -81,7 +81,7 @@ firebase-config: ## Write firebase.json from the route table and the security he
 
 .PHONY: test-go
 test-go: postgres ## Go unit, store contract (SQLite, PostgreSQL, Firestore emulator) and API tests
-	scripts/with-postgres.sh scripts/with-firestore.sh go test -count=1 ./...
+	scripts/with-postgres.sh scripts/with-firestore.sh go test -count=1 ./backend/...
 
 # The store contract suite runs on a throwaway PostgreSQL server too; install
 # Debian's when it is missing (root). Without it the suite runs on SQLite only.
@@ -135,7 +135,7 @@ UPLOAD_BENCH = go run ./backend/cmd/upload-bench -bin $(BIN) -gcs-bin bin/gcs-te
 .PHONY: bench
 bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
 	@mkdir -p .bench
-	set -o pipefail; go test -run '^$$' -bench . -benchmem ./... | tee .bench/go-bench.txt
+	set -o pipefail; go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
 	scripts/bench-budgets.sh .bench/go-bench.txt
 	scripts/lighthouse.sh
 	$(UPLOAD_BENCH) -media directory -out .bench/upload-directory-$(BENCH_UPLOAD_DURATION).json
@@ -195,7 +195,7 @@ fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on fronten
 .PHONY: lint
 lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
-	scripts/golangci-lint.sh run ./...
+	scripts/golangci-lint.sh run ./backend/...
 	npm --workspace frontend run typecheck
 	npm --workspace frontend run lint
 	npm --workspace frontend run format:check

@@ -3,7 +3,7 @@
 # checksums in tools/go.sum), building it from the Go module proxy into
 # .cache/bin the first time and again whenever the pin changes (about a
 # minute on 2 cores; nothing is downloaded from GitHub). Arguments go to
-# golangci-lint: scripts/golangci-lint.sh run ./...
+# golangci-lint: scripts/golangci-lint.sh run ./backend/...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/.cache/bin/golangci-lint"
