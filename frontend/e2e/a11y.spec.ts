@@ -1,15 +1,6 @@
 // axe-core finds no serious or critical violation on each page.
-import AxeBuilder from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
 import { test, expect, signIn } from './support/fixtures'
-
-async function expectAccessible(page: Page) {
-  // Let transitions settle so colours are measured in their final state.
-  await page.waitForTimeout(300)
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
-}
+import { expectAccessible } from './support/a11y'
 
 test('public pages', async ({ page }) => {
   for (const path of ['/inicio', '/login']) {

@@ -4,7 +4,7 @@
 // tutors may be required to use the university account
 // (TUTORS_REQUIRE_MICROSOFT). Same local issuer as microsoft.spec.ts.
 import type { Page } from '@playwright/test'
-import { test as base, expect, dialog } from './support/microsoft-fixtures'
+import { test as base, expect, dialog, untilClosed } from './support/microsoft-fixtures'
 import { startServer, uniqueEmail, type ServerHandle } from './support/server'
 import { expectDialog, closeDialog } from './support/fixtures'
 
@@ -14,7 +14,7 @@ const utplButton = (page: Page) => page.getByRole('button', { name: 'Iniciar con
 async function popupSignIn(page: Page) {
   const popup = page.waitForEvent('popup')
   await utplButton(page).click()
-  await (await popup).waitForEvent('close')
+  await untilClosed(popup)
 }
 
 async function sessionOf(page: Page, base = '') {

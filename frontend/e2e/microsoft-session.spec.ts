@@ -4,7 +4,7 @@
 // access token is never kept), and the saved location a new user does not
 // go to. Same local issuer as microsoft.spec.ts.
 import type { Page } from '@playwright/test'
-import { test, expect } from './support/microsoft-fixtures'
+import { test, expect, untilClosed } from './support/microsoft-fixtures'
 import { uniqueEmail } from './support/server'
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Principal' })
@@ -20,7 +20,7 @@ test('a new user ignores the saved location, and the tab keeps none of MSAL’s 
   await issuer.setNext({ user: { email: uniqueEmail('nuevo'), name: 'Nuevo Estudiante Vera' } })
   const popup = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Exámenes' }).click()
-  await (await popup).waitForEvent('close')
+  await untilClosed(popup)
 
   // A new user goes to /auth/carreras, and the saved location is used up.
   await expect(page).toHaveURL(/\/auth\/carreras$/)
@@ -43,7 +43,7 @@ test('after a reload no token is back; Cerrar Sesión removes any MSAL key left 
   await page.goto('/login')
   const popup = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Iniciar con UTPL' }).click()
-  await (await popup).waitForEvent('close')
+  await untilClosed(popup)
   await expect(page).toHaveURL(/\/auth\/carreras$/)
 
   await page.reload()

@@ -3,7 +3,7 @@
 // `make e2e`). The server under test trusts the issuer's generated CA
 // through MS_CA_FILE; Chromium runs with --ignore-certificate-errors.
 import type { Locator, Page, Request } from '@playwright/test'
-import { test, expect, dialog } from './support/microsoft-fixtures'
+import { test, expect, dialog, untilClosed } from './support/microsoft-fixtures'
 import type { SignIn } from './support/oidc'
 import { uniqueEmail } from './support/server'
 
@@ -30,8 +30,7 @@ async function signInThroughPopup(page: Page, button: Locator) {
   page.context().on('request', record)
   const popupEvent = page.waitForEvent('popup')
   await button.click()
-  const popup = await popupEvent
-  await popup.waitForEvent('close')
+  await untilClosed(popupEvent)
   page.context().off('request', record)
   return { urls }
 }

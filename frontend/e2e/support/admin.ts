@@ -2,8 +2,7 @@
 // short phase timings, API sessions for tutors and students, and finished
 // attempts produced through the API, without a browser recording.
 import { randomUUID } from 'node:crypto'
-import AxeBuilder from '@axe-core/playwright'
-import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test'
+import { request as playwrightRequest, type APIRequestContext } from '@playwright/test'
 import { test as base, expect } from './fixtures'
 import { startServer, type ServerHandle, type TestUser } from './server'
 
@@ -137,13 +136,7 @@ export async function finishedAttempt(
   return ok<AttemptJSON>(await student.post(`/api/attempts/${a.id}/self-assessment`, { data: { levels } }))
 }
 
-/** expectAccessible: axe-core finds no serious or critical WCAG 2.2 AA violation. */
-export async function expectAccessible(page: Page) {
-  await page.waitForTimeout(300)
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
-}
+export { expectAccessible } from './a11y'
 
 /** score is the server's formula: sum(weight × level / 4) / 10, rounded half up to two decimals (in integers). */
 export function score(criteria: { id: string; weight: number }[], levels: Record<string, number>) {

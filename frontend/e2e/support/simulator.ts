@@ -2,7 +2,6 @@
 // of a few seconds, a tutor with an active group, a short blueprint, and
 // ways to look at what the browser and the server hold of a recording.
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
 import { apiAs, test as shortTimings } from './admin'
 import type { ServerHandle, TestUser } from './server'
 
@@ -168,13 +167,7 @@ export async function localRecordings(page: Page, attemptId: string): Promise<Lo
   }, attemptId)
 }
 
-// expectAccessible: axe-core finds no serious or critical violation.
-export async function expectAccessible(page: Page) {
-  await page.waitForTimeout(300)
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
-}
+export { expectAccessible } from './a11y'
 
 // expectPlayable checks every audio element on the page: a finite duration
 // (the WebM duration was patched) and seeking works.

@@ -1,0 +1,22 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, type Page } from '@playwright/test'
+
+/**
+ * expectAccessible: axe-core finds no serious or critical WCAG 2.2 AA
+ * violation. Colours are measured once the page has settled: the header
+ * turns from transparent to white when the page scrolls, with a 200 ms
+ * transition, and light text measured halfway through fails contrast.
+ */
+export async function expectAccessible(page: Page) {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
+    await frame()
+    await frame() // a scroll handler's state change has rendered and started its transition
+    // Transitions only: a recording indicator pulses forever.
+    const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition)
+    await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)))
+  })
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([])
+}
