@@ -91,6 +91,11 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (_ *app, err 
 		}
 	}
 	sessions := auth.NewSessions(st, cfg.SessionIdle, cfg.SessionMax)
+	if cfg.StoreKind() == config.StoreSQLite {
+		// One process owns the database file: every sign-out and revocation
+		// passes through it, so resolved sessions may be kept a second.
+		sessions.CacheResolved()
+	}
 	a := &app{
 		cfg:     cfg,
 		log:     log,

@@ -95,6 +95,7 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, current, ne
 		ended, err = revokeOthers(ctx, tx, u.ID, keep)
 		return err
 	})
+	s.sessions.forgetUser(u.ID)
 	if err != nil {
 		return 0, err
 	}

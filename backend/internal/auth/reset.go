@@ -188,6 +188,7 @@ func (s *Service) UseReset(ctx context.Context, token, password, ip string) erro
 		}
 		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	s.sessions.forgetUser(u.ID)
 	if errors.Is(err, domain.ErrConflict) {
 		return fail(errResetUsed, "used", u.ID)
 	}

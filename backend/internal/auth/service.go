@@ -235,6 +235,7 @@ func (s *Service) SignOut(ctx context.Context, token string) error {
 	if err != nil {
 		return err
 	}
+	s.sessions.forgetUser(se.UserID)
 	if err := s.store.DeleteSession(ctx, se.TokenHash); err != nil {
 		return err
 	}
@@ -424,6 +425,7 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (doma
 		}
 		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	s.sessions.forgetUser(u.ID)
 	if err == nil {
 		audit.Info(ctx, s.log, "auth.password.set", slog.String("targetUserId", u.ID), slog.String("sessionsEnded", "all"))
 	}
@@ -444,6 +446,7 @@ func (s *Service) SetRole(ctx context.Context, email string, role domain.Role) (
 	if err := s.store.UpdateUser(ctx, u); err != nil {
 		return u, err
 	}
+	s.sessions.forgetUser(u.ID)
 	audit.Info(ctx, s.log, "user.role.change", slog.String("targetUserId", u.ID), slog.String("from", string(from)), slog.String("to", string(role)))
 	return u, nil
 }

@@ -32,6 +32,7 @@ type Sessions struct {
 	idle  time.Duration
 	max   time.Duration
 	now   func() time.Time
+	cache *sessionCache // nil: off (see CacheResolved)
 }
 
 // NewSessions returns a session manager with idle and absolute timeouts.
@@ -84,6 +85,10 @@ func (m *Sessions) ResolveSession(ctx context.Context, token string) (domain.Use
 		return domain.User{}, domain.Session{}, domain.ErrUnauthenticated
 	}
 	h := hashToken(token)
+	now := m.now().UTC()
+	if c, ok := m.cache.get(h, now); ok {
+		return m.check(ctx, h, c.se, c.user, now)
+	}
 	se, err := m.store.GetSession(ctx, h)
 	if errors.Is(err, domain.ErrNotFound) {
 		return domain.User{}, domain.Session{}, domain.ErrUnauthenticated
@@ -91,8 +96,22 @@ func (m *Sessions) ResolveSession(ctx context.Context, token string) (domain.Use
 	if err != nil {
 		return domain.User{}, domain.Session{}, err
 	}
-	now := m.now().UTC()
+	u, err := m.store.GetUser(ctx, se.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return domain.User{}, domain.Session{}, domain.ErrUnauthenticated
+	}
+	if err != nil {
+		return domain.User{}, domain.Session{}, err
+	}
+	m.cache.put(h, cachedSession{se: se, user: u, resolved: now})
+	return m.check(ctx, h, se, u, now)
+}
+
+// check applies the timeouts to a session read from the store or from the
+// cache, and refreshes its last-seen time when due.
+func (m *Sessions) check(ctx context.Context, h string, se domain.Session, u domain.User, now time.Time) (domain.User, domain.Session, error) {
 	if !m.live(se, now) {
+		m.cache.forget(h)
 		_ = m.store.DeleteSession(ctx, h)
 		return domain.User{}, domain.Session{}, domain.ErrUnauthenticated
 	}
@@ -101,13 +120,19 @@ func (m *Sessions) ResolveSession(ctx context.Context, token string) (domain.Use
 			return domain.User{}, domain.Session{}, err
 		}
 		se.LastSeenAt = now
+		m.cache.touched(h, now)
 	}
-	u, err := m.store.GetUser(ctx, se.UserID)
-	if errors.Is(err, domain.ErrNotFound) {
-		return domain.User{}, domain.Session{}, domain.ErrUnauthenticated
-	}
-	return u, se, err
+	return u, se, nil
 }
+
+// CacheResolved keeps resolved sessions in memory for a second (see
+// sessionCacheTTL). Only for a store this process alone serves (SQLite):
+// with several instances a session ended on another must end here at once.
+func (m *Sessions) CacheResolved() { m.cache = newSessionCache() }
+
+// forgetUser drops what the cache holds of userID's sessions, after they
+// were ended or the account changed.
+func (m *Sessions) forgetUser(userID string) { m.cache.forgetUser(userID) }
 
 // live reports whether se is neither idle too long nor past its
 // absolute expiry.
@@ -134,6 +159,7 @@ func (m *Sessions) List(ctx context.Context, userID string) ([]domain.Session, e
 // RevokeByID ends the user's session with that id: domain.ErrNotFound
 // when the user has none (another user's session is not found either).
 func (m *Sessions) RevokeByID(ctx context.Context, userID, id string) error {
+	defer m.forgetUser(userID)
 	return m.store.InTx(ctx, func(tx store.Store) error {
 		all, err := tx.ListUserSessions(ctx, userID)
 		if err != nil {
@@ -151,6 +177,7 @@ func (m *Sessions) RevokeByID(ctx context.Context, userID, id string) error {
 // RevokeOthers ends every session of the user except the one with id
 // keep, in one transaction, and returns how many it ended.
 func (m *Sessions) RevokeOthers(ctx context.Context, userID, keep string) (int, error) {
+	defer m.forgetUser(userID)
 	var n int
 	err := m.store.InTx(ctx, func(tx store.Store) error {
 		var err error
@@ -184,7 +211,9 @@ func (m *Sessions) Revoke(ctx context.Context, token string) error {
 	if token == "" {
 		return nil
 	}
-	return m.store.DeleteSession(ctx, hashToken(token))
+	h := hashToken(token)
+	m.cache.forget(h)
+	return m.store.DeleteSession(ctx, h)
 }
 
 // Sweep deletes expired sessions; the server calls it periodically.
