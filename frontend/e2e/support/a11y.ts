@@ -8,6 +8,9 @@ import { expect, type Page } from '@playwright/test'
  * transition, and light text measured halfway through fails contrast.
  */
 export async function expectAccessible(page: Page) {
+  // A page's content settles (lazy parts, the dark band under the
+  // transparent header) within a few frames of its heading.
+  await page.waitForTimeout(300)
   await page.evaluate(async () => {
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve))
     await frame()
