@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/catalog"
@@ -357,8 +358,18 @@ func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string
 }
 
 // SelfAssess records the self-assessment, finishing the attempt.
+// The same self-assessment sent again (its answer was lost on the way,
+// and the browser retried) is answered with the finished attempt, not a
+// refusal: a retry must not turn a success into an error.
 func (s *Service) SelfAssess(ctx context.Context, u domain.User, id string, levels domain.Levels) (domain.Attempt, error) {
-	return s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.SelfAssess(levels, now) })
+	a, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.SelfAssess(levels, now) })
+	if errors.Is(err, domain.ErrNotInProgres) {
+		done, lerr := s.load(ctx, u, id)
+		if lerr == nil && done.StudentID == u.ID && done.Self != nil && maps.Equal(done.Self.Levels, levels) {
+			return done, nil
+		}
+	}
+	return a, err
 }
 
 // Abandon ends an attempt without a result.

@@ -243,6 +243,14 @@ func TestFinishingAndGrading(t *testing.T) {
 	if _, err := f.exams.Advance(t.Context(), f.student, a.ID, 0); !errors.Is(err, domain.ErrNotInProgres) {
 		t.Fatalf("changing a finished attempt: %v", err)
 	}
+	// The same self-assessment again (a retry after a lost answer) is
+	// answered with the finished attempt; a different one is refused.
+	if again, err := f.exams.SelfAssess(t.Context(), f.student, a.ID, levels(a, 3)); err != nil || again.Self == nil || !again.Self.At.Equal(a.Self.At) {
+		t.Fatalf("the same self-assessment again: %v", err)
+	}
+	if _, err := f.exams.SelfAssess(t.Context(), f.student, a.ID, levels(a, 2)); !errors.Is(err, domain.ErrNotInProgres) {
+		t.Fatalf("another self-assessment of a finished attempt: %v", err)
+	}
 	if _, err := f.exams.Grade(t.Context(), f.student, a.ID, levels(a, 4), ""); code(err) != "not_group_tutor" {
 		t.Fatalf("the student grading: %v", err)
 	}
