@@ -8,7 +8,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/catalog"
 )
 
-// The security review's probe: an 8 MB import of empty cases ("[{},{},…]",
+// F-03 in docs/security.md: an 8 MB import of empty cases ("[{},{},…]",
 // 2.8 million of them) took 48 s and 2 GB of memory; the same size of empty
 // CSV rows took 526 MB. The budget (scripts/bench-budgets.sh) holds both to
 // a few megabytes: the import stops at the row cap.
