@@ -103,6 +103,15 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     throw e
   }
   const url = running.url
+  // A server that dies under a test leaves only "connection refused"
+  // behind: say so, with the end of its log.
+  let expectedExit = false
+  const reportExit = (child: ChildProcess) =>
+    child.once('exit', (code, signal) => {
+      if (!expectedExit)
+        process.stderr.write(`\nserver at ${url} exited unexpectedly (${code ?? signal}); its log ends:\n${output.slice(-4000)}\n`)
+    })
+  reportExit(running.child)
 
   const cli = (...args: string[]) => run(binary, args, { env })
   const cliWithInput = (input: string, ...args: string[]) => {
@@ -122,10 +131,13 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     return user
   }
   const restart = async (whileDown?: () => Promise<void>) => {
+    expectedExit = true
     await kill(running.child, 'SIGKILL')
     log('\n--- killed (SIGKILL) ---\n')
     await whileDown?.()
     running = await launch({ ...env, ADDR: new URL(url).host }, log)
+    expectedExit = false
+    reportExit(running.child)
   }
   const mediaNames = async (key: string): Promise<string[]> => {
     if (!gcs) {
@@ -142,6 +154,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     return (body.items ?? []).map((o) => o.name.slice(prefix.length)).sort()
   }
   const stop = async () => {
+    expectedExit = true
     await kill(running.child, 'SIGTERM')
     await gcs?.stop()
     rmSync(dataDir, { recursive: true, force: true })
