@@ -1,6 +1,7 @@
-// The API's shapes, as the server's JSON has them (docs/api-simulator.md,
-// docs/api-admin.md). Every feature takes them from here; src/types/api-fields.test.ts
-// checks the fields of the main ones against the Go DTOs.
+// The API's shapes, as the server's JSON has them (docs/api-simulator.md; every
+// endpoint is in backend/internal/httpapi/routes.go). Every feature takes them from
+// here; src/types/api-fields.test.ts checks the fields of the main ones against the
+// Go DTOs.
 
 export type Mode = 'entrenamiento' | 'simulacro'
 export type AttemptStatus = 'in_progress' | 'finished' | 'abandoned'
