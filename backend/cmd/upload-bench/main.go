@@ -38,24 +38,19 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/rand/v2"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -195,7 +190,7 @@ type summary struct {
 	Errors      int64     `json:"errors"`
 	ErrorSample []string  `json:"errorSample,omitempty"`
 
-	LatencyMs latencies `json:"latencyMs"`
+	LatencyMs benchkit.Latencies `json:"latencyMs"`
 	// Windows are the latencies of the chunks sent in each 10 s.
 	Windows      []window `json:"windows"`
 	ChunksPerSec float64  `json:"chunksPerSecond"`
@@ -264,11 +259,12 @@ func run(ctx context.Context, o options) (*summary, error) {
 	if o.url != "" {
 		sum.Media = "of the running server"
 	}
-	sum.LoadStart = loadAvg()
+	sum.LoadStart = benchkit.LoadAvg()
 	setupStart := time.Now()
 
 	base, pid, dataDir := o.url, o.pid, o.dataDir
 	pids := []int{o.pid}
+	cliEnv := []string{"DATA_DIR=" + dataDir} // where the terminal commands find the store
 	var prox *benchkit.RoundRobin
 	if base == "" {
 		if o.tmp != "" {
@@ -288,18 +284,19 @@ func run(ctx context.Context, o options) (*summary, error) {
 		}
 		var env []string
 		if o.media == mediaBucket {
-			root, err := fakeGCSRoot(o.tmp)
+			root, err := benchkit.FakeGCSRoot(o.tmp)
 			if err != nil {
 				return nil, err
 			}
 			defer os.RemoveAll(root)
-			gcs, err := startGCS(ctx, o.gcsBin, root)
+			gcs, err := benchkit.StartGCS(ctx, o.gcsBin, root, "bench-grabaciones")
 			if err != nil {
 				return nil, err
 			}
-			defer gcs.stop()
-			env = append(env, "MEDIA_BUCKET="+gcs.bucket, "STORAGE_EMULATOR_HOST="+gcs.host)
+			defer gcs.Stop()
+			env = append(env, "MEDIA_BUCKET="+gcs.Bucket, "STORAGE_EMULATOR_HOST="+gcs.Host)
 		}
+		cliEnv = []string{"DATA_DIR=" + dir}
 		if o.cluster {
 			dbURL, drop, err := freshDatabase(ctx, os.Getenv("TEST_DATABASE_URL"))
 			if err != nil {
@@ -309,225 +306,70 @@ func run(ctx context.Context, o options) (*summary, error) {
 			env = append(env, "DATABASE_URL="+dbURL)
 			cliEnv = append(cliEnv, "DATABASE_URL="+dbURL)
 		}
-		srv, err := startServer(ctx, o, dir, env...)
+		srv, err := benchkit.StartServer(ctx, benchkit.ServerOptions{Bin: o.bin, DataDir: dir, LogLevel: o.logLevel, Env: env})
 		if err != nil {
 			return nil, err
 		}
-		defer srv.stop()
-		base, pid = srv.url, srv.cmd.Process.Pid
+		defer srv.Stop()
+		base, pid = srv.URL, srv.PID()
 		pids = []int{pid}
 		if o.cluster {
 			second := filepath.Join(dir, "second")
 			if err := os.MkdirAll(second, 0o755); err != nil {
 				return nil, err
 			}
-			srv2, err := startServer(ctx, o, second, env...)
+			srv2, err := benchkit.StartServer(ctx, benchkit.ServerOptions{Bin: o.bin, DataDir: second, LogLevel: o.logLevel, Env: env})
 			if err != nil {
 				return nil, err
 			}
-			defer srv2.stop()
-			pids = append(pids, srv2.cmd.Process.Pid)
-			proxy, err := benchkit.StartRoundRobin(srv.url, srv2.url)
+			defer srv2.Stop()
+			pids = append(pids, srv2.PID())
+			proxy, err := benchkit.StartRoundRobin(srv.URL, srv2.URL)
 			if err != nil {
 				return nil, err
 			}
 			defer proxy.Close()
-			logf("round-robin proxy at %s", proxy.URL)
+			benchkit.Logf("round-robin proxy at %s", proxy.URL)
 			base, prox = proxy.URL, proxy
 		}
-		sum.RSSFreshMiB = rssOf(pids)
+		sum.RSSFreshMiB = benchkit.TotalRSSMiB(pids...)
 	}
 	base = strings.TrimRight(base, "/")
 	sum.Target = base
 
-	s, err := setup(ctx, o, base, dataDir)
+	s, err := setup(ctx, o, base, cliEnv)
 	if err != nil {
 		return nil, fmt.Errorf("setup: %w", err)
 	}
 	sum.SetupSecs = time.Since(setupStart).Seconds()
-	logf("setup done in %.0fs: %d students signed in, one attempt and one recording each", sum.SetupSecs, len(s.students))
+	benchkit.Logf("setup done in %.0fs: %d students signed in, one attempt and one recording each", sum.SetupSecs, len(s.students))
 
-	mon := newMonitor(pids)
-	mon.start(ctx)
+	mon := benchkit.NewMonitor(pids...)
+	mon.Start(ctx)
 	stopPerf := func() {}
 	if o.perf != "" {
-		if stopPerf, err = startPerf(o.perf, pid); err != nil {
+		if stopPerf, err = benchkit.StartPerf(o.perf, pid); err != nil {
 			return nil, err
 		}
 	}
-	origin := upload(ctx, o, base, s, sum, mon)
+	origin := upload(ctx, o, base, s, sum, mon, pids)
 	if prox != nil {
 		sum.ProxyServed = prox.Served()
 	}
 	stopPerf()
-	mon.stopAndSummarize(sum, origin)
-	sum.LoadEnd = loadAvg()
+	summarizeMemory(sum, pid, mon.Stop(origin))
+	sum.LoadEnd = benchkit.LoadAvg()
 	if o.url == "" {
-		sum.DataDirMiB = float64(dirSize(dataDir)) / (1 << 20)
+		sum.DataDirMiB = float64(benchkit.DirSize(dataDir)) / (1 << 20)
 	}
 	judge(sum)
 	printSummary(os.Stdout, sum)
 	if o.out != "" {
-		if err := writeJSON(o.out, sum); err != nil {
+		if err := benchkit.WriteJSON(o.out, sum); err != nil {
 			return sum, err
 		}
 	}
 	return sum, nil
-}
-
-// --- child server ---
-
-type child struct {
-	cmd  *exec.Cmd
-	url  string
-	log  string
-	done chan struct{}
-}
-
-func startServer(ctx context.Context, o options, dir string, env ...string) (*child, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	logPath := filepath.Join(dir, "server.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(o.bin, "serve")
-	cmd.Env = append(os.Environ(), "DATA_DIR="+dir, "ADDR="+addr, "PORT=", "LOG_LEVEL="+o.logLevel, "MEDIA_BUCKET=", "STORAGE_EMULATOR_HOST=")
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if err := cmd.Start(); err != nil {
-		logFile.Close()
-		return nil, fmt.Errorf("start %s serve: %w", o.bin, err)
-	}
-	c := &child{cmd: cmd, url: "http://" + addr, log: logPath, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); logFile.Close(); close(c.done) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(c.url + "/api/health")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				logf("server pid %d at %s (DATA_DIR %s)", cmd.Process.Pid, c.url, dir)
-				return c, nil
-			}
-		}
-		select {
-		case <-c.done:
-			return nil, fmt.Errorf("the server exited at start:\n%s", tail(logPath, 20))
-		case <-ctx.Done():
-			c.stop()
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			c.stop()
-			return nil, fmt.Errorf("the server did not answer /api/health in 30s:\n%s", tail(logPath, 20))
-		}
-	}
-}
-
-func (c *child) stop() {
-	_ = c.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-c.done:
-	case <-time.After(20 * time.Second):
-		_ = c.cmd.Process.Kill()
-		<-c.done
-	}
-}
-
-// gcsChild is bin/gcs-test-server running for -media bucket.
-type gcsChild struct {
-	cmd          *exec.Cmd
-	host, bucket string
-	done         chan struct{}
-}
-
-// startGCS starts the fake Cloud Storage server on a free port and waits for
-// the line it prints once it listens.
-// Its objects are files under root: its in-memory backend scans every object
-// on each write, which a 10-minute run (60,000 chunks) would measure instead
-// of the server.
-func startGCS(ctx context.Context, bin, root string) (*gcsChild, error) {
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-bucket", "bench-grabaciones", "-dir", root)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s (make bench builds it): %w", bin, err)
-	}
-	g := &gcsChild{cmd: cmd, done: make(chan struct{})}
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		if sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		_, _ = io.Copy(io.Discard, out)
-	}()
-	go func() { _ = cmd.Wait(); close(g.done) }()
-	select {
-	case line, ok := <-lines:
-		var ready struct{ Host, Bucket string }
-		if !ok || json.Unmarshal([]byte(line), &ready) != nil || ready.Host == "" {
-			g.stop()
-			return nil, fmt.Errorf("%s did not start (printed %q)", bin, line)
-		}
-		g.host, g.bucket = ready.Host, ready.Bucket
-		logf("fake Cloud Storage pid %d at %s, bucket %s", cmd.Process.Pid, g.host, g.bucket)
-		return g, nil
-	case <-time.After(30 * time.Second):
-	case <-ctx.Done():
-	}
-	g.stop()
-	return nil, fmt.Errorf("%s did not start in 30s", bin)
-}
-
-// fakeGCSRoot makes the directory of the fake bucket's files: in /dev/shm
-// when there is one. The fake writes each object with an fsync under one
-// lock, so on a disk its queue would measure this machine's disk flushes
-// rather than the server (Cloud Storage's own durability is not what this
-// benchmark is about).
-func fakeGCSRoot(tmp string) (string, error) {
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		tmp = "/dev/shm"
-	}
-	return os.MkdirTemp(tmp, "upload-bench-gcs-")
-}
-
-func (g *gcsChild) stop() {
-	_ = g.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-g.done:
-	case <-time.After(10 * time.Second):
-		_ = g.cmd.Process.Kill()
-		<-g.done
-	}
-}
-
-// startPerf runs perf record on the server until the returned func is called.
-func startPerf(out string, pid int) (func(), error) {
-	if pid <= 0 {
-		return nil, errors.New("-perf needs the server's process id (-pid with -url)")
-	}
-	cmd := exec.Command("perf", "record", "-F", "499", "-g", "-p", strconv.Itoa(pid), "-o", out)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("perf: %w", err)
-	}
-	return func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-		logf("server profile written to %s (perf report -i %s)", out, out)
-	}, nil
 }
 
 // --- setup ---
@@ -544,28 +386,28 @@ type setupResult struct {
 	students []*student
 }
 
-func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, error) {
+func setup(ctx context.Context, o options, base string, cliEnv []string) (*setupResult, error) {
 	run := strconv.FormatInt(time.Now().Unix(), 36) // fresh accounts on a reused server
 	tutorEmail := "bench-" + run + "-tutor@utpl.edu.ec"
 	students := make([]*student, o.students)
 	for i := range students {
 		students[i] = &student{email: fmt.Sprintf("bench-%s-s%04d@utpl.edu.ec", run, i), recID: fmt.Sprintf("bench-%s-rec-%04d", run, i),
-			client: newClient()}
+			client: benchkit.NewClient(60 * time.Second)}
 	}
 
 	// The tutor first (it may migrate a fresh database), then the students.
 	t0 := time.Now()
-	if err := createUser(ctx, o.bin, dataDir, tutorEmail, "tutor"); err != nil {
+	if err := benchkit.CreateUser(ctx, o.bin, cliEnv, tutorEmail, "tutor", password); err != nil {
 		return nil, err
 	}
-	if err := parallel(ctx, o.setupWorker, len(students), func(i int) error {
-		return createUser(ctx, o.bin, dataDir, students[i].email, "estudiante")
+	if err := benchkit.Parallel(ctx, o.setupWorker, len(students), func(i int) error {
+		return benchkit.CreateUser(ctx, o.bin, cliEnv, students[i].email, "estudiante", password)
 	}); err != nil {
 		return nil, err
 	}
-	logf("created 1 tutor and %d students with the CLI in %.0fs", len(students), time.Since(t0).Seconds())
+	benchkit.Logf("created 1 tutor and %d students with the CLI in %.0fs", len(students), time.Since(t0).Seconds())
 
-	tutorClient := newClient()
+	tutorClient := benchkit.NewClient(60 * time.Second)
 	tutorCookie, err := login(ctx, tutorClient, base, tutorEmail)
 	if err != nil {
 		return nil, err
@@ -580,170 +422,75 @@ func setup(ctx context.Context, o options, base, dataDir string) (*setupResult, 
 	fw, _ := mw.CreateFormFile("file", "grupo.csv")
 	_, _ = io.WriteString(fw, csv.String())
 	_ = mw.Close()
-	res, err := do(ctx, tutorClient, http.MethodPost, base+"/api/admin/group", tutorCookie, mw.FormDataContentType(), body.Bytes(), nil)
+	res, err := benchkit.Do(ctx, tutorClient, http.MethodPost, base+"/api/admin/group", tutorCookie, mw.FormDataContentType(), body.Bytes(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("load group: %w", err)
 	}
-	if res.status != http.StatusCreated {
-		return nil, fmt.Errorf("load group: %d %s", res.status, res.body)
+	if res.Status != http.StatusCreated {
+		return nil, fmt.Errorf("load group: %d %s", res.Status, res.Body)
 	}
 
 	t0 = time.Now()
-	err = parallel(ctx, o.setupWorker, len(students), func(i int) error {
+	err = benchkit.Parallel(ctx, o.setupWorker, len(students), func(i int) error {
 		s := students[i]
 		var err error
 		if s.cookie, err = login(ctx, s.client, base, s.email); err != nil {
 			return err
 		}
-		res, err := doJSON(ctx, s.client, http.MethodPost, base+"/api/attempts", s.cookie, map[string]string{"mode": "simulacro"})
+		res, err := benchkit.DoJSON(ctx, s.client, http.MethodPost, base+"/api/attempts", s.cookie, map[string]string{"mode": "simulacro"}, nil)
 		if err != nil {
 			return err
 		}
-		if res.status != http.StatusCreated {
-			return fmt.Errorf("start attempt of %s: %d %s", s.email, res.status, res.body)
+		if res.Status != http.StatusCreated {
+			return fmt.Errorf("start attempt of %s: %d %s", s.email, res.Status, res.Body)
 		}
 		var a struct {
 			ID string `json:"id"`
 		}
-		if err := json.Unmarshal(res.body, &a); err != nil || a.ID == "" {
-			return fmt.Errorf("start attempt of %s: %v %s", s.email, err, res.body)
+		if err := json.Unmarshal(res.Body, &a); err != nil || a.ID == "" {
+			return fmt.Errorf("start attempt of %s: %v %s", s.email, err, res.Body)
 		}
 		s.attemptID = a.ID
 		// The server refuses a take of a phase that has not started: end the
 		// preparation first, as the student's browser does.
-		res, err = doJSON(ctx, s.client, http.MethodPost, base+"/api/attempts/"+a.ID+"/advance", s.cookie, map[string]int{"from": presPhase - 1})
+		res, err = benchkit.DoJSON(ctx, s.client, http.MethodPost, base+"/api/attempts/"+a.ID+"/advance", s.cookie, map[string]int{"from": presPhase - 1}, nil)
 		if err != nil {
 			return err
 		}
-		if res.status != http.StatusOK {
-			return fmt.Errorf("start the presentation of %s: %d %s", s.email, res.status, res.body)
+		if res.Status != http.StatusOK {
+			return fmt.Errorf("start the presentation of %s: %d %s", s.email, res.Status, res.Body)
 		}
-		res, err = doJSON(ctx, s.client, http.MethodPut, recURL(base, s), s.cookie, map[string]any{"phase": presPhase, "mimeType": mimeType})
+		res, err = benchkit.DoJSON(ctx, s.client, http.MethodPut, recURL(base, s), s.cookie, map[string]any{"phase": presPhase, "mimeType": mimeType}, nil)
 		if err != nil {
 			return err
 		}
-		if res.status != http.StatusOK {
-			return fmt.Errorf("register recording of %s: %d %s", s.email, res.status, res.body)
+		if res.Status != http.StatusOK {
+			return fmt.Errorf("register recording of %s: %d %s", s.email, res.Status, res.Body)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	logf("signed in %d students and started their attempts in %.0fs", len(students), time.Since(t0).Seconds())
+	benchkit.Logf("signed in %d students and started their attempts in %.0fs", len(students), time.Since(t0).Seconds())
 	return &setupResult{students: students}, nil
 }
 
-// cliEnv is added to the CLI's environment (-cluster: the database).
-var cliEnv []string
-
-func createUser(ctx context.Context, bin, dataDir, email, role string) error {
-	cmd := exec.CommandContext(ctx, bin, "users", "create", "--email", email, "--role", role)
-	cmd.Stdin = strings.NewReader(password + "\n") // never on the command line
-	cmd.Env = append(append(os.Environ(), "DATA_DIR="+dataDir, "LOG_LEVEL=warn"), cliEnv...)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("users create %s: %w: %s", email, err, out)
-	}
-	return nil
-}
-
 func login(ctx context.Context, c *http.Client, base, email string) (string, error) {
-	res, err := doJSON(ctx, c, http.MethodPost, base+"/api/auth/login", "", map[string]string{"email": email, "password": password})
+	res, err := benchkit.DoJSON(ctx, c, http.MethodPost, base+"/api/auth/login", "", map[string]string{"email": email, "password": password}, nil)
 	if err != nil {
 		return "", err
 	}
-	if res.status != http.StatusOK {
-		return "", fmt.Errorf("sign in %s: %d %s", email, res.status, res.body)
+	if res.Status != http.StatusOK {
+		return "", fmt.Errorf("sign in %s: %d %s", email, res.Status, res.Body)
 	}
-	for _, ck := range res.cookies {
-		if ck.Name == "__Host-simulador_session" && ck.Value != "" {
-			return ck.Value, nil
-		}
+	if ck := res.Cookie(benchkit.SessionCookie); ck != "" {
+		return ck, nil
 	}
 	return "", fmt.Errorf("sign in %s: no session cookie", email)
 }
 
-// parallel runs fn(0..n-1) on workers goroutines and returns the first error.
-func parallel(ctx context.Context, workers, n int, fn func(int) error) error {
-	var next atomic.Int64
-	var first error
-	var once sync.Once
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := fn(i); err != nil {
-					once.Do(func() { first = err })
-					next.Store(int64(n))
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if first == nil {
-		first = ctx.Err()
-	}
-	return first
-}
-
 // --- HTTP ---
-
-// newClient gives each student its own connection pool, as each browser
-// has its own connection to the server. Its requests carry
-// "Accept-Encoding: gzip" (added by the transport, which also decompresses
-// the response), as a browser's fetch does.
-func newClient() *http.Client {
-	return &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second,
-	}}
-}
-
-type response struct {
-	status  int
-	body    []byte
-	cookies []*http.Cookie
-}
-
-func do(ctx context.Context, c *http.Client, method, url, cookie, contentType string, body []byte, header map[string]string) (response, error) {
-	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-	if err != nil {
-		return response{}, err
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if cookie != "" {
-		req.Header.Set("Cookie", "__Host-simulador_session="+cookie)
-	}
-	req.Header.Set("Sec-Fetch-Site", "same-origin") // what a browser sends from the app's page
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		return response{}, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		return response{}, err
-	}
-	return response{status: res.StatusCode, body: b, cookies: res.Cookies()}, nil
-}
-
-func doJSON(ctx context.Context, c *http.Client, method, url, cookie string, v any) (response, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return response{}, err
-	}
-	return do(ctx, c, method, url, cookie, "application/json", b, nil)
-}
 
 func recURL(base string, s *student) string {
 	return base + "/api/attempts/" + s.attemptID + "/recordings/" + s.recID
@@ -763,12 +510,12 @@ func (e *errorLog) add(format string, args ...any) {
 		e.mu.Lock()
 		e.sample = append(e.sample, msg)
 		e.mu.Unlock()
-		logf("error: %s", msg)
+		benchkit.Logf("error: %s", msg)
 	}
 }
 
 // upload runs the uploaders and returns when they started.
-func upload(ctx context.Context, o options, base string, s *setupResult, sum *summary, mon *monitor) time.Time {
+func upload(ctx context.Context, o options, base string, s *setupResult, sum *summary, mon *benchkit.Monitor, pids []int) time.Time {
 	n := len(s.students)
 	chunks := int(o.duration / o.interval)
 	sum.ChunksPlan = n * chunks
@@ -780,12 +527,11 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 		maxLag    atomic.Int64
 	)
 	lat := make([][]ack, n)
-	logf("uploading: %d recordings × %d chunks of %d bytes, one every %s per recording (%.0f chunks/s)",
+	benchkit.Logf("uploading: %d recordings × %d chunks of %d bytes, one every %s per recording (%.0f chunks/s)",
 		n, chunks, o.chunkBytes, o.interval, float64(n)/o.interval.Seconds())
 
 	start := time.Now().Add(200 * time.Millisecond)
-	cpu0, tool0 := mon.serverCPU(), toolCPU()
-	cpuP0, ioP0 := pressureTotal("cpu"), pressureTotal("io")
+	usage := benchkit.StartUsage(pids...)
 	var wg sync.WaitGroup
 	for i, st := range s.students {
 		// Spread the students over one interval, as real recorders start at
@@ -811,7 +557,7 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 				url := recURL(base, st) + "/chunks/" + strconv.Itoa(seq)
 				sent.Add(1)
 				t := time.Now()
-				res, err := do(ctx, st.client, http.MethodPut, url, st.cookie, "application/octet-stream", buf,
+				res, err := benchkit.Do(ctx, st.client, http.MethodPut, url, st.cookie, "application/octet-stream", buf,
 					map[string]string{"X-Chunk-SHA256": hex.EncodeToString(sha[:])})
 				d := time.Since(t)
 				switch {
@@ -820,16 +566,16 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 						return
 					}
 					errs.add("%s chunk %d: %v", st.email, seq, err)
-				case res.status/100 != 2:
-					errs.add("%s chunk %d: %d %s", st.email, seq, res.status, res.body)
+				case res.Status/100 != 2:
+					errs.add("%s chunk %d: %d %s", st.email, seq, res.Status, res.Body)
 				default:
 					lat[i] = append(lat[i], ack{at: t.Sub(start), d: d})
 					ok.Add(1)
 					okBytes.Add(int64(o.chunkBytes))
 				}
 			}
-			res, err := doJSON(ctx, st.client, http.MethodPost, recURL(base, st)+"/complete", st.cookie,
-				map[string]any{"chunks": chunks, "durationMs": (time.Duration(chunks) * o.interval).Milliseconds()})
+			res, err := benchkit.DoJSON(ctx, st.client, http.MethodPost, recURL(base, st)+"/complete", st.cookie,
+				map[string]any{"chunks": chunks, "durationMs": (time.Duration(chunks) * o.interval).Milliseconds()}, nil)
 			if err != nil {
 				errs.add("%s complete: %v", st.email, err)
 				return
@@ -839,8 +585,8 @@ func upload(ctx context.Context, o options, base string, s *setupResult, sum *su
 				Chunks   int   `json:"chunks"`
 				Bytes    int64 `json:"bytes"`
 			}
-			if res.status != http.StatusOK || json.Unmarshal(res.body, &r) != nil {
-				errs.add("%s complete: %d %s", st.email, res.status, res.body)
+			if res.Status != http.StatusOK || json.Unmarshal(res.Body, &r) != nil {
+				errs.add("%s complete: %d %s", st.email, res.Status, res.Body)
 				return
 			}
 			if !r.Complete || r.Chunks != chunks || r.Bytes != int64(chunks*o.chunkBytes) {
@@ -860,23 +606,14 @@ loop:
 		case <-done:
 			break loop
 		case <-progress.C:
-			logf("%4.0fs: %d chunks acknowledged, %d errors, server RSS %.0f MiB, load %.2f",
-				time.Since(start).Seconds(), ok.Load(), errs.n.Load(), mon.current(), loadAvg()[0])
+			benchkit.Logf("%4.0fs: %d chunks acknowledged, %d errors, server RSS %.0f MiB, load %.2f",
+				time.Since(start).Seconds(), ok.Load(), errs.n.Load(), mon.Current(), benchkit.LoadAvg()[0])
 		}
 	}
 	progress.Stop()
 	elapsed := time.Since(start)
-	if cpu := mon.serverCPU(); cpu >= 0 && cpu0 >= 0 {
-		sum.ServerCPUPct = 100 * (cpu - cpu0) / elapsed.Seconds()
-	}
-	sum.ToolCPUPct = 100 * (toolCPU() - tool0) / elapsed.Seconds()
-	sum.CPUPressurePct, sum.IOPressurePct = -1, -1
-	if p := pressureTotal("cpu"); p >= 0 && cpuP0 >= 0 {
-		sum.CPUPressurePct = 100 * (p - cpuP0) / elapsed.Seconds()
-	}
-	if p := pressureTotal("io"); p >= 0 && ioP0 >= 0 {
-		sum.IOPressurePct = 100 * (p - ioP0) / elapsed.Seconds()
-	}
+	u := usage.Stop()
+	sum.ServerCPUPct, sum.ToolCPUPct, sum.CPUPressurePct, sum.IOPressurePct = u.ServerCPUPct, u.ToolCPUPct, u.CPUPressurePct, u.IOPressurePct
 
 	sum.UploadSecs = elapsed.Seconds()
 	sum.ChunksSent, sum.ChunksOK, sum.BytesOK = sent.Load(), ok.Load(), okBytes.Load()
@@ -889,7 +626,7 @@ loop:
 	sum.ErrorSample = errs.sample
 	sum.ChunksPerSec = float64(sum.ChunksOK) / elapsed.Seconds()
 	sum.KBPerSec = float64(sum.BytesOK) / 1000 / elapsed.Seconds()
-	sum.MaxLagMs = ms(time.Duration(maxLag.Load()))
+	sum.MaxLagMs = benchkit.Ms(time.Duration(maxLag.Load()))
 
 	acks := slices.Concat(lat...)
 	sum.LatencyMs = quantiles(acks)
@@ -914,228 +651,40 @@ type ack struct{ at, d time.Duration }
 // latencyWindow is the length of the windows of the per-window latencies.
 const latencyWindow = 10 * time.Second
 
-type latencies struct {
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P99  float64 `json:"p99"`
-	P999 float64 `json:"p999"`
-	Max  float64 `json:"max"`
-	Mean float64 `json:"mean"`
-}
-
 type window struct {
-	StartS    float64   `json:"startSeconds"`
-	Chunks    int       `json:"chunks"`
-	LatencyMs latencies `json:"latencyMs"`
+	StartS    float64            `json:"startSeconds"`
+	Chunks    int                `json:"chunks"`
+	LatencyMs benchkit.Latencies `json:"latencyMs"`
 }
 
-func quantiles(acks []ack) latencies {
-	var l latencies
-	if len(acks) == 0 {
-		return l
-	}
+func quantiles(acks []ack) benchkit.Latencies {
 	ds := make([]time.Duration, len(acks))
-	var total time.Duration
 	for i, a := range acks {
 		ds[i] = a.d
-		total += a.d
 	}
-	slices.Sort(ds)
-	q := func(p float64) float64 { return ms(ds[min(len(ds)-1, int(p*float64(len(ds))))]) }
-	l.P50, l.P90, l.P99, l.P999 = q(0.50), q(0.90), q(0.99), q(0.999)
-	l.Max, l.Mean = ms(ds[len(ds)-1]), ms(total/time.Duration(len(ds)))
-	return l
+	return benchkit.Quantiles(ds)
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// --- monitoring ---
-
-// monitor samples the server's RSS and the load average every second.
-type monitor struct {
-	pids    []int // the servers (two with -cluster): memory and CPU are their sums
-	mu      sync.Mutex
-	samples []timedSample
-	last    float64
-	stopc   chan struct{}
-	done    chan struct{}
-}
-
-type timedSample struct {
-	at  time.Time
-	rss float64
-	l1  float64
-}
-
-func newMonitor(pids []int) *monitor {
-	return &monitor{pids: pids, stopc: make(chan struct{}), done: make(chan struct{})}
-}
-
-func (m *monitor) start(ctx context.Context) {
-	m.take()
-	go func() {
-		defer close(m.done)
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-m.stopc:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				m.take()
-			}
-		}
-	}()
-}
-
-func (m *monitor) take() {
-	rss := rssOf(m.pids)
-	l := loadAvg()[0]
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.samples = append(m.samples, timedSample{at: time.Now(), rss: rss, l1: l})
-	m.last = rss
-}
-
-func (m *monitor) current() float64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.last
-}
-
-// stopAndSummarize fills in the memory and load figures. The growth is the
+// summarizeMemory fills in the memory and load figures. The growth is the
 // largest rise of the RSS over its lowest value before it: right after the
 // setup the RSS still holds the garbage of 200 argon2id sign-ins (19 MiB
 // each), which the Go runtime returns to the system only after its next
 // collection, a few seconds into the upload.
-func (m *monitor) stopAndSummarize(sum *summary, origin time.Time) {
-	close(m.stopc)
-	<-m.done
-	m.take()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	sum.RSSMeasured = m.pids[0] > 0 && len(m.samples) > 0 && m.samples[0].rss > 0
+func summarizeMemory(sum *summary, pid int, samples []benchkit.Sample) {
+	sum.RSSMeasured = pid > 0 && len(samples) > 0 && samples[0].RSSMiB > 0
 	low := -1.0
-	var total float64
-	for _, s := range m.samples {
-		sum.Samples = append(sum.Samples, sample{T: s.at.Sub(origin).Seconds(), RSSMiB: s.rss, Load1: s.l1})
-		sum.LoadMax1 = max(sum.LoadMax1, s.l1)
-		total += s.l1
-		if low < 0 || s.rss < low {
-			low = s.rss
+	for _, s := range samples {
+		sum.Samples = append(sum.Samples, sample{T: s.T, RSSMiB: s.RSSMiB, Load1: s.Load1})
+		if low < 0 || s.RSSMiB < low {
+			low = s.RSSMiB
 		}
-		if s.rss-low > sum.RSSGrowthMiB || sum.RSSBaselineMiB == 0 {
-			sum.RSSGrowthMiB, sum.RSSBaselineMiB = s.rss-low, low
+		if s.RSSMiB-low > sum.RSSGrowthMiB || sum.RSSBaselineMiB == 0 {
+			sum.RSSGrowthMiB, sum.RSSBaselineMiB = s.RSSMiB-low, low
 		}
-		sum.RSSPeakMiB = max(sum.RSSPeakMiB, s.rss)
+		sum.RSSPeakMiB = max(sum.RSSPeakMiB, s.RSSMiB)
 	}
-	sum.RSSAfterSetupMiB, sum.RSSEndMiB = m.samples[0].rss, m.last
-	sum.LoadMean1 = total / float64(len(m.samples))
-}
-
-// rssOf is the summed VmRSS of pids.
-func rssOf(pids []int) float64 {
-	var total float64
-	for _, pid := range pids {
-		total += rssMiB(pid)
-	}
-	return total
-}
-
-// rssMiB reads VmRSS of pid from /proc; 0 when unknown.
-func rssMiB(pid int) float64 {
-	if pid <= 0 {
-		return 0
-	}
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
-			return kb / 1024
-		}
-	}
-	return 0
-}
-
-// serverCPU returns the servers' user+system CPU seconds; -1 when unknown.
-func (m *monitor) serverCPU() float64 {
-	total := 0.0
-	for _, pid := range m.pids {
-		c := processCPU(pid)
-		if c < 0 {
-			return -1
-		}
-		total += c
-	}
-	return total
-}
-
-func processCPU(pid int) float64 {
-	if pid <= 0 {
-		return -1
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return -1
-	}
-	// Fields after the command name, which is in parentheses: utime and
-	// stime are fields 14 and 15 of the whole line.
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return -1
-	}
-	u, _ := strconv.ParseFloat(f[11], 64)
-	k, _ := strconv.ParseFloat(f[12], 64)
-	return (u + k) / 100 // USER_HZ is 100 on Linux
-}
-
-func toolCPU() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime)
-}
-
-// pressureTotal is the "some" stall time of resource (cpu, io) in seconds
-// since boot, from /proc/pressure; -1 when unavailable.
-func pressureTotal(resource string) float64 {
-	b, err := os.ReadFile("/proc/pressure/" + resource)
-	if err != nil {
-		return -1
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	_, total, ok := strings.Cut(line, "total=")
-	if !strings.HasPrefix(line, "some ") || !ok {
-		return -1
-	}
-	us, err := strconv.ParseFloat(strings.TrimSpace(total), 64)
-	if err != nil {
-		return -1
-	}
-	return us / 1e6
-}
-
-func loadAvg() [3]float64 {
-	var l [3]float64
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return l
-	}
-	f := strings.Fields(string(b))
-	for i := range min(3, len(f)) {
-		l[i], _ = strconv.ParseFloat(f[i], 64)
-	}
-	return l
+	sum.RSSAfterSetupMiB, sum.RSSEndMiB = samples[0].RSSMiB, samples[len(samples)-1].RSSMiB
+	sum.LoadMean1, sum.LoadMax1 = benchkit.LoadStats(samples)
 }
 
 // --- verdict and report ---
@@ -1149,8 +698,8 @@ func judge(sum *summary) {
 		{Name: "errors", Value: strconv.FormatInt(sum.Errors, 10), Budget: "0", Pass: sum.Errors == 0},
 		{Name: "recordings completed", Value: strconv.FormatInt(sum.Completed, 10), Budget: strconv.Itoa(sum.Students),
 			Pass: sum.Completed == int64(sum.Students)},
-		{Name: "p99 chunk acknowledgement", Value: fmt.Sprintf("%.1f ms", sum.LatencyMs.P99), Budget: fmt.Sprintf("< %.0f ms", ms(p99Budget)),
-			Pass: sum.ChunksOK > 0 && sum.LatencyMs.P99 < ms(p99Budget)},
+		{Name: "p99 chunk acknowledgement", Value: fmt.Sprintf("%.1f ms", sum.LatencyMs.P99), Budget: fmt.Sprintf("< %.0f ms", benchkit.Ms(p99Budget)),
+			Pass: sum.ChunksOK > 0 && sum.LatencyMs.P99 < benchkit.Ms(p99Budget)},
 	}
 	if sum.RSSMeasured {
 		sum.Checks = append(sum.Checks, check{Name: "server RSS growth", Value: fmt.Sprintf("%.1f MiB", sum.RSSGrowthMiB),
@@ -1169,9 +718,6 @@ func judge(sum *summary) {
 func printSummary(w io.Writer, s *summary) {
 	fmt.Fprintf(w, "\nupload-bench: %d recordings × %s, a %d-byte chunk every %s each, against %s (media store: %s)\n",
 		s.Students, s.Duration, s.ChunkBytes, s.Interval, s.Target, s.Media)
-	if s.Cluster {
-		fmt.Fprintf(w, "  cluster      two servers on one PostgreSQL database and one bucket, round-robin: %v requests each (memory and CPU: their sums)\n", s.ProxyServed)
-	}
 	fmt.Fprintf(w, "  chunks       %d sent, %d acknowledged of %d planned; %d errors; %d/%d recordings completed\n",
 		s.ChunksSent, s.ChunksOK, s.ChunksPlan, s.Errors, s.Completed, s.Students)
 	for _, e := range s.ErrorSample {
@@ -1221,41 +767,4 @@ func printSummary(w io.Writer, s *summary) {
 	} else {
 		fmt.Fprintln(w, "FAIL")
 	}
-}
-
-func writeJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
-}
-
-func tail(path string, n int) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err.Error()
-	}
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
-}
-
-func logf(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "%s %s\n", time.Now().Format("15:04:05"), fmt.Sprintf(format, args...))
 }

@@ -33,6 +33,28 @@ func RSSMiB(pid int) float64 {
 	return 0
 }
 
+// TotalRSSMiB is the sum of RSSMiB over pids.
+func TotalRSSMiB(pids ...int) float64 {
+	var sum float64
+	for _, p := range pids {
+		sum += RSSMiB(p)
+	}
+	return sum
+}
+
+// totalCPU is the sum of ProcessCPU over pids; -1 when any is unknown.
+func totalCPU(pids []int) float64 {
+	sum := 0.0
+	for _, p := range pids {
+		c := ProcessCPU(p)
+		if c < 0 {
+			return -1
+		}
+		sum += c
+	}
+	return sum
+}
+
 // ProcessCPU returns pid's user+system CPU seconds; -1 when unknown.
 func ProcessCPU(pid int) float64 {
 	if pid <= 0 {
@@ -124,17 +146,7 @@ func StartUsage(pids ...int) *UsageMeter {
 	return m
 }
 
-func (m *UsageMeter) processCPU() float64 {
-	total := 0.0
-	for _, p := range m.pids {
-		c := ProcessCPU(p)
-		if c < 0 {
-			return -1
-		}
-		total += c
-	}
-	return total
-}
+func (m *UsageMeter) processCPU() float64 { return totalCPU(m.pids) }
 
 // Stop returns the usage since StartUsage.
 func (m *UsageMeter) Stop() Usage {
@@ -156,7 +168,7 @@ func (m *UsageMeter) Stop() Usage {
 // Monitor samples a process's RSS and CPU and the load average every
 // second.
 type Monitor struct {
-	pid     int
+	pids    []int
 	mu      sync.Mutex
 	samples []Sample
 	stopc   chan struct{}
@@ -174,9 +186,10 @@ type Sample struct {
 	cpu    float64
 }
 
-// NewMonitor returns a monitor of pid (0: the load average only).
-func NewMonitor(pid int) *Monitor {
-	return &Monitor{pid: pid, stopc: make(chan struct{}), done: make(chan struct{})}
+// NewMonitor returns a monitor of pids, their memory and CPU summed (none,
+// or 0: the load average only).
+func NewMonitor(pids ...int) *Monitor {
+	return &Monitor{pids: pids, stopc: make(chan struct{}), done: make(chan struct{})}
 }
 
 // Start takes a first sample and samples every second until Stop or ctx ends.
@@ -201,7 +214,7 @@ func (m *Monitor) Start(ctx context.Context) {
 }
 
 func (m *Monitor) take() {
-	s := Sample{At: time.Now(), RSSMiB: RSSMiB(m.pid), Load1: LoadAvg()[0], cpu: ProcessCPU(m.pid)}
+	s := Sample{At: time.Now(), RSSMiB: TotalRSSMiB(m.pids...), Load1: LoadAvg()[0], cpu: totalCPU(m.pids)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if n := len(m.samples); n > 0 {
