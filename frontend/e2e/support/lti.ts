@@ -2,7 +2,7 @@
 // platform (bin/lti-test-platform, a course page on http://localhost:PORT,
 // cross-site to the simulator on 127.0.0.1) registered in its server with
 // `simulador lti platforms add`, and drives it through its control API.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { startHelper } from './helper-process'
 import { join } from 'node:path'
 import { test as adminTest, expect } from './admin'
 import { repoRoot, uniqueEmail, type ServerHandle } from './server'
@@ -38,34 +38,8 @@ export type PlatformHandle = Info & {
 }
 
 export async function startPlatform(toolURL: string): Promise<PlatformHandle> {
-  const child: ChildProcess = spawn(platformBinary, ['-addr', '127.0.0.1:0', '-host', 'localhost', '-tool', toolURL], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()))
-  const info = await new Promise<Info>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`lti-test-platform did not start in 20 s:\n${stdout}${stderr}`)), 20_000)
-    child.stdout!.on('data', (b: Buffer) => {
-      stdout += b.toString()
-      const nl = stdout.indexOf('\n')
-      if (nl < 0) return
-      clearTimeout(timer)
-      try {
-        resolve(JSON.parse(stdout.slice(0, nl)) as Info)
-      } catch (e) {
-        reject(new Error(`lti-test-platform printed ${stdout.slice(0, nl)}: ${e}`))
-      }
-    })
-    child.on('error', (e) => {
-      clearTimeout(timer)
-      reject(new Error(`cannot run ${platformBinary} (make e2e builds it): ${e.message}`))
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`lti-test-platform exited with ${code}:\n${stderr}`))
-    })
-  })
+  const helper = await startHelper<Info>(platformBinary, ['-addr', '127.0.0.1:0', '-host', 'localhost', '-tool', toolURL])
+  const info = helper.ready
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${info.url}${path}`, {
       method,
@@ -88,14 +62,8 @@ export async function startPlatform(toolURL: string): Promise<PlatformHandle> {
       for (const [k, v] of Object.entries(custom)) q.set(`custom_${k}`, v)
       return `${info.url}/course/${encodeURIComponent(course)}?${q}`
     },
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r))
-        child.kill('SIGTERM')
-        await exited
-      }
-    },
-    logs: () => stdout + stderr,
+    stop: helper.stop,
+    logs: helper.logs,
   }
 }
 

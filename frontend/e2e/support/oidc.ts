@@ -1,7 +1,7 @@
 // Starts bin/oidc-test-issuer (an HTTPS OpenID Connect issuer shaped like
 // Entra ID, for tests only) and drives it through its control API: who the
 // next popup sign-in is, and which faults its ID token carries.
-import { spawn, type ChildProcess } from 'node:child_process'
+import { startHelper } from './helper-process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -61,34 +61,8 @@ type Ready = { url: string; authority: string; issuer: string; tenantId: string;
 export async function startIssuer(): Promise<IssuerHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'oidc-issuer-'))
   const caFile = join(dir, 'ca.pem')
-  const child: ChildProcess = spawn(issuerBinary, ['-addr', '127.0.0.1:0', '-ca-out', caFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()))
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`oidc-test-issuer did not start in 20 s:\n${stdout}${stderr}`)), 20_000)
-    child.stdout!.on('data', (b: Buffer) => {
-      stdout += b.toString()
-      const nl = stdout.indexOf('\n')
-      if (nl < 0) return
-      clearTimeout(timer)
-      try {
-        resolve(JSON.parse(stdout.slice(0, nl)) as Ready)
-      } catch (e) {
-        reject(new Error(`oidc-test-issuer printed ${stdout.slice(0, nl)}: ${e}`))
-      }
-    })
-    child.on('error', (e) => {
-      clearTimeout(timer)
-      reject(new Error(`cannot run ${issuerBinary} (make e2e builds it): ${e.message}`))
-    })
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`oidc-test-issuer exited with ${code}:\n${stderr}`))
-    })
-  })
+  const helper = await startHelper<Ready>(issuerBinary, ['-addr', '127.0.0.1:0', '-ca-out', caFile])
+  const ready = helper.ready
   const ca = readFileSync(caFile)
 
   const control = (method: string, path: string, body?: unknown) =>
@@ -126,13 +100,9 @@ export async function startIssuer(): Promise<IssuerHandle> {
     clearNext: async () => void (await control('DELETE', '/_control/next')),
     idToken: async (s) => (JSON.parse((await control('POST', '/_control/id-token', s)).text) as { idToken: string }).idToken,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r))
-        child.kill('SIGTERM')
-        await exited
-      }
+      await helper.stop()
       rmSync(dir, { recursive: true, force: true })
     },
-    logs: () => stdout + stderr,
+    logs: helper.logs,
   }
 }
