@@ -44,13 +44,7 @@ var (
 // message, Retry-After) once the window holds more than l.max.
 func (s *Service) check(ctx context.Context, l limit, subject string) error {
 	now := s.now().UTC()
-	c, err := s.store.UpdateCounter(ctx, limitKey(l, subject), now, func(c store.Counter) store.Counter {
-		if c.IsZero() {
-			c = store.Counter{Start: now, ExpiresAt: now.Add(l.window)}
-		}
-		c.Count++
-		return c
-	})
+	c, err := store.CountInWindow(ctx, s.store, limitKey(l, subject), now, l.window)
 	if err != nil {
 		return err
 	}

@@ -220,12 +220,6 @@ const (
 // (store.Counters), so the limit holds across the server's instances.
 func (s *Service) allowLogin(ctx context.Context, addr string) (bool, error) {
 	now := s.now().UTC()
-	c, err := s.store.UpdateCounter(ctx, "limit:lti_login:"+addr, now, func(c store.Counter) store.Counter {
-		if c.IsZero() {
-			c = store.Counter{Start: now, ExpiresAt: now.Add(loginWindow)}
-		}
-		c.Count++
-		return c
-	})
+	c, err := store.CountInWindow(ctx, s.store, "limit:lti_login:"+addr, now, loginWindow)
 	return c.Count <= loginsPerAddress, err
 }

@@ -404,6 +404,20 @@ type Counters interface {
 	DeleteExpiredCounters(ctx context.Context, now time.Time) (int64, error)
 }
 
+// CountInWindow counts one event on key in a fixed window: the window
+// starts with the key's first event and is forgotten when it ends. It
+// returns the counter afterwards (Count events so far, ExpiresAt the
+// window's end): the rate limits of every capability count this way.
+func CountInWindow(ctx context.Context, c Counters, key string, now time.Time, window time.Duration) (Counter, error) {
+	return c.UpdateCounter(ctx, key, now, func(ct Counter) Counter {
+		if ct.IsZero() {
+			ct = Counter{Start: now, ExpiresAt: now.Add(window)}
+		}
+		ct.Count++
+		return ct
+	})
+}
+
 // Store is everything the server persists.
 type Store interface {
 	Users
