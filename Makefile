@@ -193,7 +193,8 @@ fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on fronten
 	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
+lint: deps ## No build output tracked (files over 1 MB, binaries), gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
+	scripts/check-tracked-files.sh
 	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
 	scripts/golangci-lint.sh run ./backend/...
 	npm --workspace frontend run typecheck
