@@ -122,7 +122,7 @@ func newApp(ctx context.Context, logOut io.Writer, withMedia bool) (_ *app, err 
 		AttemptsPerDay:    cfg.MaxAttemptsPerDay,
 	})
 	a.feedback = feedback.NewService(st)
-	a.lti = lti.NewService(st, a.groups, lti.Options{Log: log})
+	a.lti = lti.NewService(st, a.groups, lti.Options{Log: log, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
 	a.exams.OnGraded(a.lti.OnGraded)
 	if t := cfg.Transcribe; t.Enabled() {
 		client := transcribe.NewClient(transcribe.Config{URL: t.URL, Model: t.Model, APIKey: t.APIKey, Language: t.Language, Timeout: t.Timeout})

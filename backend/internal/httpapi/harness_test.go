@@ -244,7 +244,7 @@ func (e *env) wire(t *testing.T, st store.Store, mediaDir string) {
 	e.exams.SetClock(e.clock.Now)
 	e.exams.SetLimits(exams.Limits{RecordingBytes: int64(e.cfg.MaxRecordingMB) << 20, StudentBytes: int64(e.cfg.StudentStorageQuotaMB) << 20,
 		TakesPerPhase: e.cfg.MaxTakesPerPhase, MockTakesPerPhase: e.cfg.MaxMockTakesPerPhase, AttemptsPerDay: e.cfg.MaxAttemptsPerDay})
-	e.lti = lti.NewService(st, e.groups, lti.Options{Now: e.clock.Now, Log: log})
+	e.lti = lti.NewService(st, e.groups, lti.Options{Now: e.clock.Now, Log: log, TutorsRequireMicrosoft: e.cfg.TutorsRequireMicrosoft})
 	e.exams.OnGraded(e.lti.OnGraded)
 	e.handler = httpapi.New(httpapi.Deps{Config: e.cfg, Store: st, Auth: e.auth, Groups: e.groups, Catalog: cat, Exams: e.exams,
 		Feedback: feedback.NewService(st), LTI: e.lti, Log: log, Now: e.clock.Now})

@@ -1,10 +1,10 @@
 package httpapi
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,36 +39,62 @@ func (a *api) toolURL(c echo.Context) string {
 	return scheme + "://" + c.Request().Host
 }
 
-// ltiStateCookie names the cookie that binds a login's state to the
-// browser that started it: one per state, so two launches at once (two
-// tabs) do not overwrite each other's.
-func (a *api) ltiStateCookie(state string) string {
-	sum := sha256.Sum256([]byte(state))
-	name := "simulador_lti_" + hex.EncodeToString(sum[:8])
-	if a.secureCookies() {
-		return "__Secure-" + name
+// The state cookie binds a login to the browser that started it: it holds
+// the states of this browser's logins in flight (the last few, so that two
+// launches at once do not overwrite each other's), as "lti.<state>.<state>".
+// It is SameSite=None so it comes back with the platform's cross-site form
+// post, Partitioned so browsers that block third-party cookies still keep
+// it for the course's frame (keyed to the course's site), and confined to
+// /lti. Behind Firebase Hosting only a cookie named __session reaches the
+// server, so there it is a __session cookie of its own: with Path=/lti it
+// is another cookie than the session's (Path=/), which it never replaces,
+// and it reaches no page but /lti/. Without Secure (COOKIE_SECURE=never)
+// browsers refuse SameSite=None: it is Lax then, does not come back with
+// the platform's post, and only framed launches go on (docs/lti.md).
+const (
+	ltiStateMark   = "lti."
+	ltiStatesKept  = 4
+	ltiStatePath   = "/lti"
+	ltiStateMaxAge = 600
+)
+
+func (a *api) ltiStateCookie() string {
+	switch {
+	case a.cfg.FirebaseHosting:
+		return firebaseCookie
+	case a.secureCookies():
+		return "__Secure-simulador_lti"
 	}
-	return name
+	return "simulador_lti"
 }
 
-// setStateCookie is SameSite=None so it comes back with the platform's
-// cross-site form post, Partitioned so browsers that block third-party
-// cookies still keep it for the course's frame (keyed to the course's
-// site), and confined to /lti. Without Secure (COOKIE_SECURE=never)
-// browsers refuse SameSite=None: it is Lax then, and a launch that comes
-// without it is treated as unbound (the sign-in goes through a new tab).
-func (a *api) setStateCookie(c echo.Context, state string) {
-	ck := &http.Cookie{Name: a.ltiStateCookie(state), Value: state, Path: "/lti", HttpOnly: true, MaxAge: 600,
-		Secure: a.secureCookies(), SameSite: http.SameSiteLaxMode}
-	if a.secureCookies() {
-		ck.SameSite, ck.Partitioned = http.SameSiteNoneMode, true
+// ltiStates are the login states this browser holds, oldest first. Every
+// cookie of that name is read: behind Hosting the session's __session
+// comes along too.
+func (a *api) ltiStates(c echo.Context) []string {
+	var out []string
+	for _, ck := range c.Request().Cookies() {
+		if v, ok := strings.CutPrefix(ck.Value, ltiStateMark); ck.Name == a.ltiStateCookie() && ok {
+			for _, st := range strings.Split(v, ".") {
+				if st != "" && !slices.Contains(out, st) {
+					out = append(out, st)
+				}
+			}
+		}
 	}
-	c.SetCookie(ck)
+	return out
 }
 
-func (a *api) clearStateCookie(c echo.Context, state string) {
-	ck := &http.Cookie{Name: a.ltiStateCookie(state), Value: "", Path: "/lti", HttpOnly: true, MaxAge: -1,
-		Secure: a.secureCookies(), SameSite: http.SameSiteLaxMode}
+// setStates writes the state cookie (or deletes it when no state is left).
+func (a *api) setStates(c echo.Context, states []string) {
+	if len(states) > ltiStatesKept {
+		states = states[len(states)-ltiStatesKept:]
+	}
+	ck := &http.Cookie{Name: a.ltiStateCookie(), Value: ltiStateMark + strings.Join(states, "."), Path: ltiStatePath, HttpOnly: true,
+		MaxAge: ltiStateMaxAge, Secure: a.secureCookies(), SameSite: http.SameSiteLaxMode}
+	if len(states) == 0 {
+		ck.Value, ck.MaxAge = "", -1
+	}
 	if a.secureCookies() {
 		ck.SameSite, ck.Partitioned = http.SameSiteNoneMode, true
 	}
@@ -86,24 +112,36 @@ func (a *api) ltiLogin(c echo.Context) error {
 	if err != nil {
 		return a.ltiRefused(c, "login", err)
 	}
-	a.setStateCookie(c, res.State)
+	a.setStates(c, append(a.ltiStates(c), res.State))
 	return c.Redirect(http.StatusFound, res.Redirect)
 }
 
 // ltiLaunch validates a launch. A person whose browser started the login
 // in a tab of its own gets a session and the resource's page at once; in
-// the course's frame (where the session cookie cannot be used), or
-// without the state cookie, they get a page whose button opens the
-// simulator in a new tab with a one-time code. A deep linking request
-// gets the choice of what the link opens.
+// the course's frame (where the session cookie cannot be used) they get a
+// page whose button opens the simulator in a new tab with a one-time
+// code. A deep linking request gets the choice of what the link opens.
+//
+// A launch whose state cookie did not come back (unbound) may have been
+// posted by another browser than the one that logged in: an attacker's
+// own unused launch, posted from a page of theirs, would otherwise sign
+// the victim's browser in as the attacker (login CSRF). Such a launch
+// goes on only when the browser says it is shown in a frame (a browser
+// that blocks even partitioned cookies there): the hand-off page then
+// renders only inside a registered platform's page (frame-ancestors), and
+// a page of the attacker's can neither show it nor read its code. Posted
+// to a tab, it is refused.
 func (a *api) ltiLaunch(c echo.Context) error {
 	ctx := c.Request().Context()
 	state, cookie := c.FormValue("state"), ""
 	if state != "" {
-		if ck, err := c.Cookie(a.ltiStateCookie(state)); err == nil {
-			cookie = ck.Value
+		held := a.ltiStates(c)
+		if i := slices.Index(held, state); i >= 0 {
+			cookie = state
+			a.setStates(c, slices.Delete(held, i, i+1))
+		} else if len(held) > 0 {
+			cookie = held[len(held)-1] // this browser's logins are others: refused
 		}
-		a.clearStateCookie(c, state)
 	}
 	l, err := a.lti.Launch(ctx, lti.LaunchRequest{IDToken: c.FormValue("id_token"), State: state, StateCookie: cookie, ToolURL: a.toolURL(c)})
 	if err != nil {
@@ -113,12 +151,17 @@ func (a *api) ltiLaunch(c echo.Context) error {
 		a.log.Info("lti deep linking request", "platform", l.Platform.Issuer, "sub", l.Subject)
 		return a.deepLinkPicker(c, l)
 	}
+	dest := c.Request().Header.Get("Sec-Fetch-Dest")
+	inFrame := dest == "iframe" || dest == "frame"
+	framed := inFrame || (dest == "" && l.DocumentTarget == "iframe")
+	if !l.Bound && !inFrame {
+		return a.ltiRefused(c, "launch", &lti.LaunchError{Claim: "state", Status: http.StatusBadRequest, Message: lti.MsgOtherBrowser,
+			Reason: "the state cookie did not come back and the launch is not shown in a frame (Sec-Fetch-Dest " + strconv.Quote(dest) + ")"})
+	}
 	u, target, err := a.lti.SignIn(ctx, l)
 	if err != nil {
 		return a.ltiRefused(c, "launch", err)
 	}
-	dest := c.Request().Header.Get("Sec-Fetch-Dest")
-	framed := dest == "iframe" || dest == "frame" || (dest == "" && l.DocumentTarget == "iframe")
 	a.log.Info("lti launch", "platform", l.Platform.Issuer, "sub", l.Subject, "user", u.ID, "role", u.Role, "framed", framed, "bound", l.Bound)
 	if l.Bound && !framed {
 		if err := a.startSession(c, u, auth.MethodLTI); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/utpl/simulador/backend/internal/config"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/testsupport/ltitest"
@@ -62,9 +63,9 @@ type ltiEnv struct {
 	client   *http.Client
 }
 
-func newLTIEnv(t *testing.T, allowTutors bool) *ltiEnv {
+func newLTIEnv(t *testing.T, allowTutors bool, mutate ...func(*config.Config)) *ltiEnv {
 	t.Helper()
-	e := newEnv(t)
+	e := newEnv(t, mutate...)
 	srv := httptest.NewServer(e.handler)
 	t.Cleanup(srv.Close)
 	p, err := ltitest.Start(ltitest.Options{ToolURL: srv.URL, Host: "localhost"})
@@ -114,27 +115,38 @@ func readAll(t *testing.T, res *http.Response) string {
 	return string(b)
 }
 
-// launch runs a launch as a browser would, up to the tool's answer to
-// the launch: login initiation at the tool (keeping its state cookie
-// unless dropCookie), the platform's authorization, and the posted
-// id_token. dest is the Sec-Fetch-Dest the browser sends with the launch.
-func (le *ltiEnv) launch(t *testing.T, m ltitest.Message, dest string, dropCookie bool) *http.Response {
+// login runs a login initiation at the tool, sending cookies, and
+// returns the state cookie it sets and where it sends the browser.
+func (le *ltiEnv) login(t *testing.T, m ltitest.Message, cookies ...*http.Cookie) (*http.Cookie, string) {
 	t.Helper()
-	res, err := le.client.Get(le.platform.LoginURL(m))
+	req, _ := http.NewRequest(http.MethodGet, le.platform.LoginURL(m), nil)
+	for _, c := range cookies {
+		req.AddCookie(c)
+	}
+	res, err := le.client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body := readAll(t, res)
-	if res.StatusCode != http.StatusFound {
-		t.Fatalf("login initiation = %d %s", res.StatusCode, body)
+	if res.StatusCode != http.StatusFound || len(res.Cookies()) != 1 {
+		t.Fatalf("login initiation = %d %v %s", res.StatusCode, res.Cookies(), body)
 	}
-	cookies := res.Cookies()
-	for _, c := range cookies {
-		if c.SameSite != http.SameSiteNoneMode || !c.Secure || !c.HttpOnly || !c.Partitioned || c.Path != "/lti" || c.MaxAge != 600 {
-			t.Fatalf("state cookie %+v: want SameSite=None, Secure, HttpOnly, Partitioned, Path=/lti", c)
-		}
+	c := res.Cookies()[0]
+	if c.SameSite != http.SameSiteNoneMode || !c.Secure || !c.HttpOnly || !c.Partitioned || c.Path != "/lti" || c.MaxAge != 600 {
+		t.Fatalf("state cookie %+v: want SameSite=None, Secure, HttpOnly, Partitioned, Path=/lti", c)
 	}
-	res, err = le.client.Get(res.Header.Get("Location"))
+	return c, res.Header.Get("Location")
+}
+
+// launch runs a launch as a browser would, up to the tool's answer to
+// the launch: login initiation at the tool (keeping its state cookie
+// unless dropCookie), the platform's authorization, and the posted
+// id_token. dest is the Sec-Fetch-Dest the browser sends with the launch;
+// cookies are the browser's other cookies, sent with both requests.
+func (le *ltiEnv) launch(t *testing.T, m ltitest.Message, dest string, dropCookie bool, cookies ...*http.Cookie) *http.Response {
+	t.Helper()
+	state, auth := le.login(t, m, cookies...)
+	res, err := le.client.Get(auth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,9 +162,10 @@ func (le *ltiEnv) launch(t *testing.T, m ltitest.Message, dest string, dropCooki
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	req.Header.Set("Sec-Fetch-Dest", dest)
 	if !dropCookie {
-		for _, c := range cookies {
-			req.AddCookie(&http.Cookie{Name: c.Name, Value: c.Value})
-		}
+		req.AddCookie(&http.Cookie{Name: state.Name, Value: state.Value})
+	}
+	for _, c := range cookies {
+		req.AddCookie(c)
 	}
 	res, err = le.client.Do(req)
 	if err != nil {
@@ -217,7 +230,6 @@ func TestLTILaunchInAFrameHandsTheSignInToANewTab(t *testing.T) {
 	}{
 		{"in the course's frame", "iframe", false},
 		{"in a frame without third-party cookies", "iframe", true},
-		{"in a tab without the state cookie", "document", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "iframe"}, tc.dest, tc.dropCookie)
@@ -405,5 +417,82 @@ func TestLTIEndpointsAreNotTheSinglePageApp(t *testing.T) {
 	if res := e.do(guest, http.MethodPost, "/lti/launch", nil, "Sec-Fetch-Site", "cross-site"); res.Code != http.StatusBadRequest ||
 		!strings.Contains(res.Body.String(), "Falta información") {
 		t.Fatalf("cross-site launch = %d %s", res.Code, res.Body)
+	}
+}
+
+// Login CSRF: an attacker keeps their own unused launch (id_token and
+// state) and has a page of theirs post it from the victim's browser, which
+// never started that login. Posted to a tab, it is refused and signs
+// nobody in; no sign-in code is handed out. (Posted into a frame of the
+// attacker's page, the hand-off page is not framable there.)
+func TestLTILaunchPostedByAnotherBrowserSignsNobodyIn(t *testing.T) {
+	t.Parallel()
+	le := newLTIEnv(t, true)
+	for _, tc := range []struct {
+		name   string
+		cookie *http.Cookie // the victim's own state cookie, if any
+	}{
+		{"a browser with no login in flight", nil},
+		{"a browser with a login of its own in flight", &http.Cookie{Name: "__Secure-simulador_lti", Value: "lti.estado-propio"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cookies []*http.Cookie
+			if tc.cookie != nil {
+				cookies = append(cookies, tc.cookie)
+			}
+			res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", true, cookies...)
+			page := readAll(t, res)
+			if res.StatusCode != http.StatusBadRequest || sessionOf(res) != nil || !strings.Contains(page, "otra ventana o navegador") ||
+				strings.Contains(page, "/lti/continue") {
+				t.Fatalf("a launch posted by another browser = %d (session %v) %s", res.StatusCode, sessionOf(res), page)
+			}
+		})
+	}
+	// The attacker's page frames the post: the page that would carry the
+	// code may be framed by the platform only.
+	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "iframe"}, "iframe", true)
+	readAll(t, res)
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "frame-ancestors "+le.platform.Info().URL) || strings.Contains(csp, "*") || res.Header.Get("X-Frame-Options") != "" {
+		t.Fatalf("a framed hand-off's CSP = %q", csp)
+	}
+	// Nothing of the attacker's account was signed into.
+	if strings.Count(le.logs.String(), `msg="lti launch"`) != 1 {
+		t.Fatalf("sign-ins logged: %s", le.logs)
+	}
+}
+
+// Behind Firebase Hosting only cookies named __session reach the server.
+// The login state then rides in a __session cookie of its own under /lti,
+// beside (never instead of) the session's, so a launch in a tab is bound
+// and signs in at once; two logins in flight keep both states.
+func TestLTILaunchBehindFirebaseHostingIsBound(t *testing.T) {
+	t.Parallel()
+	le := newLTIEnv(t, true, func(c *config.Config) { c.FirebaseHosting = true })
+	// The browser is signed in already (its session's __session, Path=/).
+	session := &http.Cookie{Name: "__session", Value: "sesion-anterior"}
+	other, _ := le.login(t, ltitest.Message{Sub: "s-docente", Context: "c1", Target: "window"}, session)
+	if other.Name != "__session" || other.Path != "/lti" || !strings.HasPrefix(other.Value, "lti.") {
+		t.Fatalf("state cookie behind Hosting = %+v", other)
+	}
+	res := le.launch(t, ltitest.Message{Sub: "s-ana", Context: "c1", Target: "window"}, "document", false, session, other)
+	page := readAll(t, res)
+	if res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != lti.StudentHome {
+		t.Fatalf("launch behind Hosting = %d %s %s", res.StatusCode, res.Header.Get("Location"), page)
+	}
+	var ck *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == "__session" && c.Path == "/" && c.Value != "" {
+			ck = c
+		}
+		if c.Name == "__session" && c.Path == "/lti" && (c.Value != other.Value || c.MaxAge != 600) {
+			t.Fatalf("the other login's state was not kept: %+v", c)
+		}
+	}
+	if ck == nil {
+		t.Fatalf("no session behind Hosting: %v", res.Header.Values("Set-Cookie"))
+	}
+	if u := le.sessionUser(t, ck); u["mail"] != "ana.lti@utpl.edu.ec" {
+		t.Fatalf("signed in as %+v", u)
 	}
 }

@@ -86,6 +86,11 @@ func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil || ck.Value == "" || a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, nonceMark) {
 			return next(c) // no session (a nonce is not one)
 		}
+		// LTI: behind Hosting the login states ride in a __session of
+		// their own under /lti (lti_handlers.go); they are no session.
+		if a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, ltiStateMark) {
+			return next(c)
+		}
 		u, se, err := a.auth.Sessions().ResolveSession(c.Request().Context(), ck.Value)
 		switch {
 		case errors.Is(err, domain.ErrUnauthenticated):

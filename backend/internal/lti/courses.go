@@ -311,7 +311,7 @@ func (s *Service) LineItems(ctx context.Context, tutor domain.User) ([]LineItem,
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.lineItems(ctx, p, gc.Course.LineItemsURL)
+	items, err := s.lineItems(ctx, p, gc.Course)
 	if err != nil {
 		return nil, platformFailure(err)
 	}
@@ -331,7 +331,7 @@ func (s *Service) CreateColumn(ctx context.Context, tutor domain.User) (domain.L
 	}
 	// A column the tool made before in this course (a second click, another
 	// group of the same course) is linked rather than made again.
-	items, err := s.lineItems(ctx, p, gc.Course.LineItemsURL)
+	items, err := s.lineItems(ctx, p, gc.Course)
 	if err != nil {
 		return domain.LTIGroupLink{}, platformFailure(err)
 	}
@@ -353,7 +353,7 @@ func (s *Service) LinkColumn(ctx context.Context, tutor domain.User, lineItemID 
 	if err != nil {
 		return domain.LTIGroupLink{}, err
 	}
-	items, err := s.lineItems(ctx, p, gc.Course.LineItemsURL)
+	items, err := s.lineItems(ctx, p, gc.Course)
 	if err != nil {
 		return domain.LTIGroupLink{}, platformFailure(err)
 	}

@@ -43,8 +43,8 @@ func newRemoteKeys(c *http.Client, now func() time.Time) *remoteKeys {
 // errUnknownKey is a token signed with a key the platform does not publish.
 var errUnknownKey = errors.New("no key with this kid in the platform's key set")
 
-// key returns the platform key named kid (with an empty kid, the only RSA
-// key of the set).
+// key returns the platform key named kid; errUnknownKey when the set has
+// none (an empty kid never names a key).
 func (r *remoteKeys) key(ctx context.Context, jwksURL, kid string) (*jose.JSONWebKey, error) {
 	r.mu.Lock()
 	set := r.sets[jwksURL]
@@ -80,18 +80,13 @@ func (r *remoteKeys) key(ctx context.Context, jwksURL, kid string) (*jose.JSONWe
 	return nil, errUnknownKey
 }
 
+// find returns the key of set named kid. A token that names no key is
+// never matched, even against a set of one key: the platform says which of
+// its keys signed (the kid header), and a tool that guessed would accept
+// tokens whose meaning depends on how many keys the platform publishes.
 func find(set jose.JSONWebKeySet, kid string) *jose.JSONWebKey {
 	if kid == "" {
-		var only *jose.JSONWebKey
-		for i := range set.Keys {
-			if set.Keys[i].Use == "" || set.Keys[i].Use == "sig" {
-				if only != nil {
-					return nil // ambiguous
-				}
-				only = &set.Keys[i]
-			}
-		}
-		return only
+		return nil
 	}
 	for i := range set.Keys {
 		if set.Keys[i].KeyID == kid {

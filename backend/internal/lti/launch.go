@@ -56,22 +56,26 @@ type LaunchError struct {
 
 func (e *LaunchError) Error() string { return e.Claim + ": " + e.Reason }
 
-// Spanish texts of the refusal pages.
+// Spanish texts of the refusal pages. MsgOtherBrowser is also the page of
+// a launch the HTTP layer refuses because its browser did not start it.
 const (
-	msgMissing           = "Falta información para abrir el simulador desde la plataforma. Vuelva a abrir la actividad desde el curso."
-	msgExpired           = "El inicio desde el curso caducó o ya se usó. Vuelva a abrir la actividad desde el curso."
-	msgOtherBrowser      = "El inicio desde el curso se empezó en otra ventana o navegador. Vuelva a abrir la actividad desde el curso."
-	msgUnknownPlatform   = "La plataforma desde la que abrió el simulador no está registrada. Pida al administrador del simulador que la registre."
-	msgUnknownDeployment = "Esta instalación de la herramienta en la plataforma no está registrada en el simulador. Pida al administrador que registre su identificador de implementación (deployment ID)."
-	msgUnverified        = "No se pudo verificar el inicio de sesión enviado por la plataforma. Vuelva a abrir la actividad desde el curso; si el problema continúa, avise al administrador."
-	msgClock             = "El inicio de sesión enviado por la plataforma está fuera de hora. Vuelva a abrir la actividad desde el curso; si el problema continúa, avise al administrador."
-	msgReplay            = "Este inicio de sesión ya se usó. Vuelva a abrir la actividad desde el curso."
-	msgUnreachable       = "No se pudo contactar a la plataforma para verificar el inicio de sesión. Intente de nuevo en unos minutos."
-	msgUnsupported       = "El simulador no puede abrir este tipo de enlace de la plataforma."
-	msgNoEmail           = "La plataforma no envió su correo electrónico, que el simulador necesita para identificarle. Pida al administrador que configure la herramienta para compartir el correo (privacidad «pública»)."
-	msgTutorsNotAllowed  = "Su rol en el curso (docente) no da acceso al simulador desde esta plataforma. Pida al administrador que habilite a los tutores para esta plataforma, o ingrese con su cuenta del simulador."
-	msgNoRole            = "Su rol en el curso no da acceso al simulador: pueden abrirlo los estudiantes y los docentes del curso."
-	msgTooMany           = "Hubo demasiados inicios desde su red en poco tiempo. Espere unos minutos e intente de nuevo."
+	msgMissing             = "Falta información para abrir el simulador desde la plataforma. Vuelva a abrir la actividad desde el curso."
+	msgExpired             = "El inicio desde el curso caducó o ya se usó. Vuelva a abrir la actividad desde el curso."
+	MsgOtherBrowser        = "El inicio desde el curso se empezó en otra ventana o navegador. Vuelva a abrir la actividad desde el curso."
+	msgUnknownPlatform     = "La plataforma desde la que abrió el simulador no está registrada. Pida al administrador del simulador que la registre."
+	msgUnknownDeployment   = "Esta instalación de la herramienta en la plataforma no está registrada en el simulador. Pida al administrador que registre su identificador de implementación (deployment ID)."
+	msgUnverified          = "No se pudo verificar el inicio de sesión enviado por la plataforma. Vuelva a abrir la actividad desde el curso; si el problema continúa, avise al administrador."
+	msgClock               = "El inicio de sesión enviado por la plataforma está fuera de hora. Vuelva a abrir la actividad desde el curso; si el problema continúa, avise al administrador."
+	msgReplay              = "Este inicio de sesión ya se usó. Vuelva a abrir la actividad desde el curso."
+	msgUnreachable         = "No se pudo contactar a la plataforma para verificar el inicio de sesión. Intente de nuevo en unos minutos."
+	msgUnsupported         = "El simulador no puede abrir este tipo de enlace de la plataforma."
+	msgNoEmail             = "La plataforma no envió su correo electrónico, que el simulador necesita para identificarle. Pida al administrador que configure la herramienta para compartir el correo (privacidad «pública»)."
+	msgTutorsNotAllowed    = "Su rol en el curso (docente) no da acceso al simulador desde esta plataforma. Pida al administrador que habilite a los tutores para esta plataforma, o ingrese con su cuenta del simulador."
+	msgNoRole              = "Su rol en el curso no da acceso al simulador: pueden abrirlo los estudiantes y los docentes del curso."
+	msgTutorByEmail        = "Su correo corresponde a una cuenta de tutor del simulador. Por seguridad, un inicio desde el curso no abre una cuenta de tutor existente: ingrese al simulador con su cuenta (correo y contraseña, o «Iniciar con UTPL»)."
+	msgTutorAccount        = "Esta cuenta de tutor no se abre desde el curso: ingrese al simulador con su propia cuenta (correo, contraseña y código de verificación, o «Iniciar con UTPL»)."
+	msgTutorsMicrosoftOnly = "En este simulador los tutores ingresan solo con su cuenta de la universidad («Iniciar con UTPL»), no desde el curso."
+	msgTooMany             = "Hubo demasiados inicios desde su red en poco tiempo. Espere unos minutos e intente de nuevo."
 )
 
 func refuse(claim, reason, message string, status int) *LaunchError {
@@ -304,7 +308,7 @@ func (s *Service) Launch(ctx context.Context, r LaunchRequest) (*Launch, error) 
 		return nil, err
 	}
 	if r.StateCookie != "" && r.StateCookie != r.State {
-		return nil, refuse("state", "the state cookie does not match the state parameter", msgOtherBrowser, http.StatusBadRequest)
+		return nil, refuse("state", "the state cookie does not match the state parameter", MsgOtherBrowser, http.StatusBadRequest)
 	}
 	var st stateData
 	if err := json.Unmarshal([]byte(rec.Data), &st); err != nil {
@@ -323,6 +327,9 @@ func (s *Service) Launch(ctx context.Context, r LaunchRequest) (*Launch, error) 
 		return nil, refuse("id_token", "unreadable token or algorithm other than RS256: "+err.Error(), msgUnverified, http.StatusUnauthorized)
 	}
 	kid := tok.Headers[0].KeyID
+	if kid == "" {
+		return nil, refuse("kid", "the token's header names no key (kid)", msgUnverified, http.StatusUnauthorized)
+	}
 	key, err := s.remote.key(ctx, p.JWKSURL, kid)
 	switch {
 	case errors.Is(err, errUnknownKey):
@@ -416,6 +423,9 @@ func (s *Service) Launch(ctx context.Context, r LaunchRequest) (*Launch, error) 
 		}
 		if c.Subject == "" {
 			return nil, refuse("sub", "anonymous launch (no sub): the simulator needs to know who launched", msgUnsupported, http.StatusBadRequest)
+		}
+		if c.Roles == nil { // absent or null; an empty array is a launch with no role
+			return nil, refuse(claimRoles, "resource link launch without the roles claim", msgUnverified, http.StatusBadRequest)
 		}
 		l.ResourceLink = c.ResourceLink.ID
 	case MessageDeepLinkingRequest:

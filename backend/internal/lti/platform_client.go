@@ -315,9 +315,34 @@ type LineItem struct {
 	Tag          string  `json:"tag,omitempty"`
 }
 
+// errNoColumnsScope is a course whose launches offered neither scope that
+// lets the tool read its columns.
+var errNoColumnsScope = domain.Invalid(CodeNoGrades,
+	"La plataforma no permite que el simulador lea las columnas de este curso: la herramienta no tiene el permiso de columnas "+
+		"(lineitem o lineitem.readonly) del servicio de calificaciones. Pida al administrador de la plataforma que lo habilite.")
+
+// columnsScope is the scope to read a course's columns with, among those
+// its launches offered (a platform may refuse a token for any other): the
+// read-only one when offered, else the read-write one, which allows reading
+// too. When the launch listed no scopes, the read-only one.
+func columnsScope(offered []string) (string, error) {
+	switch {
+	case len(offered) == 0 || slices.Contains(offered, ScopeLineItemReadonly):
+		return ScopeLineItemReadonly, nil
+	case slices.Contains(offered, ScopeLineItem):
+		return ScopeLineItem, nil
+	}
+	return "", errNoColumnsScope
+}
+
 // lineItems reads a course's columns that the tool may see, following
-// rel="next" pages.
-func (s *Service) lineItems(ctx context.Context, p domain.LTIPlatform, lineItemsURL string) ([]LineItem, error) {
+// rel="next" pages, with a scope the course's launches offered.
+func (s *Service) lineItems(ctx context.Context, p domain.LTIPlatform, c domain.LTICourse) ([]LineItem, error) {
+	scope, err := columnsScope(c.ServiceScopes)
+	if err != nil {
+		return nil, err
+	}
+	lineItemsURL := c.LineItemsURL
 	var all []LineItem
 	next := lineItemsURL
 	for page := 0; next != ""; page++ {
@@ -325,7 +350,7 @@ func (s *Service) lineItems(ctx context.Context, p domain.LTIPlatform, lineItems
 			return nil, &PlatformError{Op: "list the course's columns", Status: http.StatusOK, Detail: fmt.Sprintf("more than %d pages", maxPages)}
 		}
 		var items []LineItem
-		h, err := s.call(ctx, p, []string{ScopeLineItemReadonly}, http.MethodGet, next, mediaLineItems, "", nil, &items, "list the course's columns")
+		h, err := s.call(ctx, p, []string{scope}, http.MethodGet, next, mediaLineItems, "", nil, &items, "list the course's columns")
 		if err != nil {
 			return nil, err
 		}

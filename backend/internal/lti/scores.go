@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"time"
 
@@ -226,9 +227,18 @@ func (s *Service) publish(ctx context.Context, job domain.Job) error {
 	if err != nil {
 		return err
 	}
+	if len(c.ServiceScopes) > 0 && !slices.Contains(c.ServiceScopes, ScopeScore) {
+		return &permanentError{"La plataforma no permite que el simulador publique calificaciones en este curso: la herramienta no tiene el permiso " +
+			"de publicar notas (score) del servicio de calificaciones. Pida al administrador de la plataforma que lo habilite y reenvíe."}
+	}
+	// A platform keeps a (column, student) score only when its timestamp is
+	// later than the last one it took, and may refuse one that is not (AGS
+	// says the timestamps must strictly increase; Canvas answers 400). So
+	// every publication, a resend of a grade already delivered included,
+	// is stamped with the time it is sent, never before the grade itself.
 	err = s.postScore(ctx, platform, link.LineItemURL, Score{
 		UserID: sub.Subject, ScoreGiven: a.Grade.Score, ScoreMaximum: ColumnMaximum, Comment: a.Grade.Comments,
-		Timestamp: scoreTimestamp(a.Grade.At), ActivityProgress: "Completed", GradingProgress: "FullyGraded",
+		Timestamp: scoreTimestamp(latest(s.now(), a.Grade.At)), ActivityProgress: "Completed", GradingProgress: "FullyGraded",
 	})
 	var pe *PlatformError
 	if errors.As(err, &pe) {
@@ -339,4 +349,11 @@ func backoff(attempt int) time.Duration {
 		d = scoreMaxBackoff
 	}
 	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -36,6 +36,8 @@ type Service struct {
 	originsLoaded time.Time
 
 	wake chan struct{} // tells the score worker a job was queued
+
+	tutorsRequireMicrosoft bool
 }
 
 // Options configure a Service; the zero value is fine.
@@ -45,6 +47,9 @@ type Options struct {
 	HTTPClient *http.Client
 	Log        *slog.Logger
 	Now        func() time.Time
+	// TutorsRequireMicrosoft (TUTORS_REQUIRE_MICROSOFT) makes Microsoft the
+	// only way into a tutor's account: launches never open one.
+	TutorsRequireMicrosoft bool
 }
 
 // NewService wires the LTI service.
@@ -64,6 +69,8 @@ func NewService(s store.Store, g *groups.Service, o Options) *Service {
 		remote: newRemoteKeys(o.HTTPClient, o.Now),
 		tokens: &tokenCache{m: map[string]cachedToken{}},
 		wake:   make(chan struct{}, 1),
+
+		tutorsRequireMicrosoft: o.TutorsRequireMicrosoft,
 	}
 }
 

@@ -303,6 +303,7 @@ func TestSimulacroGradesReachTheCourseGradebook(t *testing.T) {
 	if ts, _ := time.Parse(time.RFC3339Nano, s["timestamp"].(string)); !ts.Equal(graded.Grade.At.Truncate(time.Millisecond)) {
 		t.Fatalf("timestamp = %v, want the grade's time %v", s["timestamp"], graded.Grade.At)
 	}
+	f.clock.Advance(time.Second) // a later publication for the same student and column
 	if _, err := f.svc.SendScore(ctx, docente, early.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -422,5 +423,166 @@ func TestDeepLinkingRoundTrip(t *testing.T) {
 	if item["type"] != "ltiResourceLink" || item["url"] != f.toolURL+"/lti/launch" || item["title"] != "Simulador oral: Entrenamiento · Penal" ||
 		string(custom) != `{"area":"Penal","dificultad":"intermedio","modo":"entrenamiento"}` {
 		t.Fatalf("content item = %+v (custom %s)", item, custom)
+	}
+}
+
+// A launch never opens a tutor's account that the platform is not trusted
+// for: not by email (even an instructor's launch), not from a Learner
+// launch through an existing link, not past the tutor's second factor,
+// and not at all under TUTORS_REQUIRE_MICROSOFT.
+func TestALaunchNeverOpensATutorsAccountItIsNotTrustedFor(t *testing.T) {
+	f := newFixture(t, true)
+	tutora := domain.User{ID: domain.NewID(), Mail: "tutora.mfa@utpl.edu.ec", DisplayName: "Tutora", Role: domain.RoleTutor, CreatedAt: f.clock.Now()}
+	if err := f.store.CreateUser(ctx, tutora); err != nil {
+		t.Fatal(err)
+	}
+	enabled := f.clock.Now()
+	if err := f.store.PutMFA(ctx, domain.MFA{UserID: tutora.ID, Secret: "JBSWY3DPEHPK3PXP", EnabledAt: &enabled}); err != nil {
+		t.Fatal(err)
+	}
+	provider := "lti:" + f.platform.Info().Issuer
+	for _, roles := range [][]string{{ltitest.RoleLearner}, {ltitest.RoleInstructor}} {
+		sub := "impostor-" + strings.Join(roles, "")
+		f.platform.AddUser(ltitest.User{Sub: sub, Email: tutora.Mail, Name: "Impostora", Roles: roles})
+		u, _, err := f.signIn(ltitest.Message{Sub: sub, Context: course})
+		if claimOf(err) != "email" {
+			t.Fatalf("launch %v with the tutor's email = %+v, %v; want a refusal", roles, u, err)
+		}
+		if _, err := f.store.UserByIdentity(ctx, provider, sub); !errors.Is(err, domain.ErrNotFound) {
+			t.Fatalf("the refused launch linked the tutor: %v", err)
+		}
+	}
+	// A link made before (by an earlier version, or for a tutor made by a
+	// launch) opens the tutor only for an instructor launch, and never
+	// past the second factor.
+	if err := f.store.LinkIdentity(ctx, domain.Identity{Provider: provider, Subject: "s-enlazada", UserID: tutora.ID}); err != nil {
+		t.Fatal(err)
+	}
+	f.platform.AddUser(ltitest.User{Sub: "s-enlazada", Email: tutora.Mail, Name: "Tutora", Roles: []string{ltitest.RoleLearner}})
+	if u, _, err := f.signIn(ltitest.Message{Sub: "s-enlazada", Context: course}); claimOf(err) != claim+"roles" {
+		t.Fatalf("a Learner launch into a linked tutor = %+v, %v", u, err)
+	}
+	learnerMsg := ltitest.Message{Sub: "s-enlazada", Context: course, Set: map[string]any{claim + "roles": []string{ltitest.RoleInstructor}}}
+	if u, _, err := f.signIn(learnerMsg); claimOf(err) != claim+"roles" {
+		t.Fatalf("an instructor launch past the tutor's second factor = %+v, %v", u, err)
+	}
+	if err := f.store.DeleteMFA(ctx, tutora.ID); err != nil {
+		t.Fatal(err)
+	}
+	if u, _, err := f.signIn(learnerMsg); err != nil || u.ID != tutora.ID {
+		t.Fatalf("an instructor launch of a trusted platform into its linked tutor = %+v, %v", u, err)
+	}
+
+	// Under TUTORS_REQUIRE_MICROSOFT no launch opens or makes a tutor;
+	// students launch as before.
+	strict := lti.NewService(f.store, f.groups, lti.Options{Now: f.clock.Now, TutorsRequireMicrosoft: true})
+	for _, m := range []ltitest.Message{learnerMsg, {Sub: "s-ayudante", Context: course}} {
+		l, err := f.launch(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, _, err := strict.SignIn(ctx, l); claimOf(err) != claim+"roles" {
+			t.Fatalf("a tutor's launch under TUTORS_REQUIRE_MICROSOFT = %+v, %v", u, err)
+		}
+	}
+	l, err := f.launch(ltitest.Message{Sub: "s-luis", Context: course})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, _, err := strict.SignIn(ctx, l); err != nil || u.Role != domain.RoleStudent {
+		t.Fatalf("a student under TUTORS_REQUIRE_MICROSOFT = %+v, %v", u, err)
+	}
+}
+
+// The tool asks the platform only for the service scopes the course's
+// launches offered, and says in Spanish which one is missing.
+func TestServiceCallsAskOnlyForTheOfferedScopes(t *testing.T) {
+	f := newFixture(t, true)
+	// The "query and add line items" claim of AGS: no lineitem.readonly.
+	f.platform.OfferScopes(ltitest.ScopeLineItem, ltitest.ScopeResult, ltitest.ScopeScore)
+	docente, courseID := f.tutor()
+	if _, err := f.svc.LoadGroupFromCourse(ctx, docente, courseID, "Derecho"); err != nil {
+		t.Fatal(err)
+	}
+	existing := f.platform.AddLineItem(course, "Examen parcial", 20)
+	if items, err := f.svc.LineItems(ctx, docente); err != nil || len(items) != 1 || items[0].ID != existing.ID {
+		t.Fatalf("columns with the lineitem scope only = %+v, %v", items, err)
+	}
+	if _, err := f.svc.CreateColumn(ctx, docente); err != nil {
+		t.Fatalf("create a column with the lineitem scope only: %v", err)
+	}
+	// A course that offers only scores: the columns cannot be read.
+	f.platform.OfferScopes(ltitest.ScopeScore)
+	f.tutor()
+	_, err := f.svc.LineItems(ctx, docente)
+	var ue *domain.UserError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Message, "no permite que el simulador lea las columnas") {
+		t.Fatalf("columns without a columns scope: %v", err)
+	}
+	// One that offers no score scope: a grade fails for good, saying why.
+	f.platform.OfferScopes(ltitest.ScopeLineItem, ltitest.ScopeReadonly)
+	f.tutor()
+	group, err := f.groups.ActiveGroup(ctx, docente)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, _, err := f.signIn(ltitest.Message{Sub: "s-ana", Context: course})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graded := f.gradedMock(group, docente, ana, 7, "")
+	if err := f.svc.OnGraded(ctx, graded); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.svc.ScoreStatus(ctx, docente, graded.ID); st.State != lti.ScoreFailed || !strings.Contains(st.Error, "publicar notas (score)") {
+		t.Fatalf("a grade without the score scope = %+v", st)
+	}
+}
+
+// "Reenviar" of a grade the course already has posts it again with a
+// later timestamp: platforms refuse a score that is not newer than the
+// last one (Canvas answers 400).
+func TestResendingADeliveredGradeIsStampedAnew(t *testing.T) {
+	f := newFixture(t, true)
+	docente, courseID := f.tutor()
+	res, err := f.svc.LoadGroupFromCourse(ctx, docente, courseID, "Derecho")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.CreateColumn(ctx, docente); err != nil {
+		t.Fatal(err)
+	}
+	ana, _, err := f.signIn(ltitest.Message{Sub: "s-ana", Context: course})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graded := f.gradedMock(res.Group, docente, ana, 8, "Bien.")
+	if err := f.svc.OnGraded(ctx, graded); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.svc.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(time.Minute)
+	if st, err := f.svc.SendScore(ctx, docente, graded.ID); err != nil || st.State != lti.ScorePending {
+		t.Fatalf("resend = %+v, %v", st, err)
+	}
+	if _, err := f.svc.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := f.svc.ScoreStatus(ctx, docente, graded.ID); st.State != lti.ScoreSent {
+		t.Fatalf("after the resend = %+v", st)
+	}
+	scores := f.platform.Scores()
+	if len(scores) != 2 {
+		t.Fatalf("scores = %+v", scores)
+	}
+	first, _ := time.Parse(time.RFC3339Nano, scores[0].Score["timestamp"].(string))
+	second, _ := time.Parse(time.RFC3339Nano, scores[1].Score["timestamp"].(string))
+	if !second.After(first) || first.Before(graded.Grade.At.Truncate(time.Millisecond)) {
+		t.Fatalf("timestamps %v then %v (grade at %v)", first, second, graded.Grade.At)
 	}
 }

@@ -35,11 +35,19 @@ func identityProvider(issuer string) string { return "lti:" + issuer }
 // mapRole turns the course roles of a launch into a role of the
 // simulator: a learner is an estudiante; an instructor or teaching
 // assistant is a tutor when the registration allows tutors, and is refused
-// otherwise (unless also a learner). teacher reports whether the launch
-// made the person a tutor.
+// otherwise (unless also a learner). A launch with no role at all (an
+// empty list, or only empty strings: LTI Core lets a platform send "a
+// possibly empty array") is an estudiante, the role that grants nothing
+// until a tutor adds the person to a group. Other roles alone (Mentor,
+// ContentDeveloper, an administrator) are refused. teacher reports whether
+// the launch made the person a tutor.
 func mapRole(roles []string, allowTutors bool) (role domain.Role, teacher bool, err error) {
-	var learner, instructor bool
+	var learner, instructor, named bool
 	for _, r := range roles {
+		r = strings.TrimSpace(r)
+		if r != "" {
+			named = true
+		}
 		switch {
 		case r == roleLearner || r == "Learner" || strings.HasPrefix(r, roleLearnerSubRolePrefix):
 			learner = true
@@ -51,7 +59,7 @@ func mapRole(roles []string, allowTutors bool) (role domain.Role, teacher bool, 
 	switch {
 	case instructor && allowTutors:
 		return domain.RoleTutor, true, nil
-	case learner:
+	case learner, !named:
 		return domain.RoleStudent, false, nil
 	case instructor:
 		return "", false, refuse(claimRoles, "instructor or teaching assistant, and the registration does not allow tutors (--allow-tutors)",
@@ -66,6 +74,14 @@ func mapRole(roles []string, allowTutors bool) (role domain.Role, teacher bool, 
 // then linked), else created with the mapped role. A launch never changes
 // an existing profile's role. It also records the course and who the
 // person is on the platform, for the roster and the grades.
+//
+// A tutor's profile is an account with powers over other people, so a
+// launch opens one only when nothing weaker than the tutor's own sign-in
+// gets in (mayOpenTutor): never found by email (a platform account that
+// carries a tutor's address must not become that tutor), only through the
+// platform's own link, only for an instructor launch of a registration
+// trusted with tutors, and never past a second factor or
+// TUTORS_REQUIRE_MICROSOFT.
 func (s *Service) SignIn(ctx context.Context, l *Launch) (domain.User, string, error) {
 	role, teacher, err := mapRole(l.Roles, l.Platform.AllowTutors)
 	if err != nil {
@@ -75,7 +91,10 @@ func (s *Service) SignIn(ctx context.Context, l *Launch) (domain.User, string, e
 	var u domain.User
 	err = s.store.InTx(ctx, func(tx store.Store) error {
 		u, err = tx.UserByIdentity(ctx, provider, l.Subject)
-		if err == nil || !errors.Is(err, domain.ErrNotFound) {
+		if err == nil {
+			return s.mayOpenTutor(ctx, tx, u, role)
+		}
+		if !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
 		if !domain.ValidEmail(l.Email) {
@@ -85,11 +104,17 @@ func (s *Service) SignIn(ctx context.Context, l *Launch) (domain.User, string, e
 		switch {
 		case errors.Is(err, domain.ErrNotFound):
 			u = s.profile(l, role)
+			if err := s.mayOpenTutor(ctx, tx, u, role); err != nil {
+				return err
+			}
 			if err := tx.CreateUser(ctx, u); err != nil {
 				return err
 			}
 		case err != nil:
 			return err
+		case u.IsTutor():
+			return refuse("email", fmt.Sprintf("the email of subject %q is a tutor's profile, which a launch never links by email", l.Subject),
+				msgTutorByEmail, http.StatusForbidden)
 		}
 		return tx.LinkIdentity(ctx, domain.Identity{Provider: provider, Subject: l.Subject, UserID: u.ID})
 	})
@@ -116,6 +141,34 @@ func (s *Service) SignIn(ctx context.Context, l *Launch) (domain.User, string, e
 		}
 	}
 	return u, landing(l.Custom, u), nil
+}
+
+// mayOpenTutor refuses a launch into tutor profile u unless the launch
+// itself makes its person a tutor (an instructor role on a registration
+// with --allow-tutors: a Learner launch never opens a tutor's account),
+// tutors may sign in without Microsoft, and u has no second factor that
+// the launch would skip. A student's profile is always open to its link.
+func (s *Service) mayOpenTutor(ctx context.Context, st store.Store, u domain.User, role domain.Role) error {
+	if !u.IsTutor() {
+		return nil
+	}
+	switch {
+	case role != domain.RoleTutor:
+		return refuse(claimRoles, fmt.Sprintf("profile %s is a tutor's and the launch is not an instructor's of a registration that allows tutors", u.ID),
+			msgTutorAccount, http.StatusForbidden)
+	case s.tutorsRequireMicrosoft:
+		return refuse(claimRoles, "tutors sign in with Microsoft only (TUTORS_REQUIRE_MICROSOFT)", msgTutorsMicrosoftOnly, http.StatusForbidden)
+	}
+	m, err := st.GetMFA(ctx, u.ID)
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	case m.Enabled():
+		return refuse(claimRoles, fmt.Sprintf("tutor %s has two-step verification, which a launch cannot check", u.ID), msgTutorAccount, http.StatusForbidden)
+	}
+	return nil
 }
 
 func (s *Service) profile(l *Launch, role domain.Role) domain.User {

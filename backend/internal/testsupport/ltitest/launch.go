@@ -40,7 +40,8 @@ type Message struct {
 	Set        map[string]any `json:"set,omitempty"`
 	Remove     []string       `json:"remove,omitempty"`
 	UnknownKey bool           `json:"unknownKey,omitempty"`
-	KeyID      string         `json:"keyId,omitempty"` // the header's kid instead of the signing key's
+	KeyID      string         `json:"keyId,omitempty"`   // the header's kid instead of the signing key's
+	NoKeyID    bool           `json:"noKeyId,omitempty"` // no kid in the header (signed with the published key)
 	Alg        string         `json:"alg,omitempty"`
 	Shift      time.Duration  `json:"shift,omitempty"`
 }
@@ -104,7 +105,10 @@ func (p *Platform) Claims(m Message) (map[string]any, error) {
 		c[claimBase+"context"] = map[string]any{"id": course.ID, "label": course.Label, "title": course.Title,
 			"type": []string{"http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering"}}
 		c[claimNRPS] = map[string]any{"context_memberships_url": p.base + "/nrps/" + url.PathEscape(course.ID), "service_versions": []string{"2.0"}}
-		c[claimAGS] = map[string]any{"scope": []string{ScopeLineItem, ScopeReadonly, ScopeResult, ScopeScore},
+		p.mu.Lock()
+		offered := append([]string(nil), p.agsScopes...)
+		p.mu.Unlock()
+		c[claimAGS] = map[string]any{"scope": offered,
 			"lineitems": p.base + "/ags/" + url.PathEscape(course.ID) + "/lineitems"}
 		for k, v := range course.Custom {
 			custom[k] = v
@@ -154,6 +158,8 @@ func (p *Platform) sign(claims map[string]any, m Message) (string, error) {
 		sk = jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: foreign, KeyID: kid}}
 	case m.KeyID != "":
 		sk = jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: m.KeyID}}
+	case m.NoKeyID:
+		sk = jose.SigningKey{Algorithm: jose.RS256, Key: key}
 	default:
 		sk = jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: kid}}
 	}
@@ -233,7 +239,7 @@ func (p *Platform) authorize(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		if next := p.next; next != nil {
 			p.next = nil
-			m.Set, m.Remove, m.UnknownKey, m.KeyID, m.Alg, m.Shift = next.Set, next.Remove, next.UnknownKey, next.KeyID, next.Alg, next.Shift
+			m.Set, m.Remove, m.UnknownKey, m.KeyID, m.NoKeyID, m.Alg, m.Shift = next.Set, next.Remove, next.UnknownKey, next.KeyID, next.NoKeyID, next.Alg, next.Shift
 		}
 		p.mu.Unlock()
 		p.note("auth " + m.Sub)

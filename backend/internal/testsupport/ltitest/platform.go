@@ -125,6 +125,13 @@ type Platform struct {
 	scores    []ScoreRecord
 	deepLinks []DeepLinkResult
 	next      *Message // faults for the next browser launch
+	// agsScopes are the scopes the launches' AGS claim offers; the token
+	// endpoint grants no other AGS scope (invalid_scope), as an
+	// authorization server may.
+	agsScopes []string
+	// lastScore is the timestamp of the last score taken per line item
+	// and user: a score must be later (AGS; Canvas answers 400).
+	lastScore map[string]time.Time
 	requests  []string // authentication requests and token grants seen (for tests)
 }
 
@@ -183,7 +190,8 @@ func Start(o Options) (*Platform, error) {
 	}
 	p := &Platform{opts: o, ln: ln, base: "http://" + net.JoinHostPort(host, port), tool: strings.TrimRight(o.ToolURL, "/"),
 		users: map[string]User{}, courses: map[string]*Course{}, tokens: map[string]grant{}, jtis: map[string]bool{},
-		lineItems: map[string][]LineItem{}}
+		lineItems: map[string][]LineItem{}, lastScore: map[string]time.Time{},
+		agsScopes: []string{ScopeLineItem, ScopeReadonly, ScopeResult, ScopeScore}}
 	if err := p.RotateKey(); err != nil {
 		ln.Close()
 		return nil, err
@@ -219,6 +227,14 @@ type Info struct {
 func (p *Platform) Info() Info {
 	return Info{URL: p.base, Issuer: p.base, ClientID: p.opts.ClientID, DeploymentID: p.opts.DeploymentID,
 		AuthURL: p.base + "/auth", TokenURL: p.base + "/token", JWKSURL: p.base + "/jwks"}
+}
+
+// OfferScopes sets the AGS scopes later launches offer (the claim's
+// "scope"); the token endpoint then grants only these AGS scopes.
+func (p *Platform) OfferScopes(scopes ...string) {
+	p.mu.Lock()
+	p.agsScopes = append([]string(nil), scopes...)
+	p.mu.Unlock()
 }
 
 // SetTool sets the tool's base URL.

@@ -113,8 +113,11 @@ func (p *Platform) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	scopes := strings.Fields(f.Get("scope"))
+	p.mu.Lock()
+	offered := append([]string(nil), p.agsScopes...)
+	p.mu.Unlock()
 	for _, s := range scopes {
-		if !slices.Contains(grantable, s) {
+		if !slices.Contains(grantable, s) || s != ScopeNRPS && !slices.Contains(offered, s) {
 			oauthError(http.StatusBadRequest, "invalid_scope", "scope "+s+" is not granted")
 			return
 		}
@@ -279,11 +282,21 @@ func (p *Platform) score(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "activityProgress, gradingProgress and timestamp are required")
 		return
 	}
-	if _, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s["timestamp"])); err != nil {
+	at, err := time.Parse(time.RFC3339Nano, fmt.Sprint(s["timestamp"]))
+	if err != nil {
 		fail(w, http.StatusBadRequest, "timestamp is not ISO 8601: %v", err)
 		return
 	}
+	// AGS: the timestamps of one (line item, user) strictly increase; Canvas
+	// refuses a score whose timestamp is not after the result's last update.
 	p.mu.Lock()
+	last, seen := p.lastScore[id+"\x00"+user]
+	if seen && !at.After(last) {
+		p.mu.Unlock()
+		fail(w, http.StatusBadRequest, "Provided timestamp of %s before last updated timestamp of %s", at.Format(time.RFC3339Nano), last.Format(time.RFC3339Nano))
+		return
+	}
+	p.lastScore[id+"\x00"+user] = at
 	p.scores = append(p.scores, ScoreRecord{Context: ctxID, LineItem: id, Score: s})
 	p.mu.Unlock()
 	w.WriteHeader(http.StatusNoContent)
