@@ -42,13 +42,16 @@ let passes = 0
 for (const [name, c] of rows) {
   runs += c.passed + c.failed
   passes += c.passed
-  const mark = c.failed > 0 ? 'FLAKY' : 'ok   '
+  // FAILED: never passed (broken, or the machine too slow for it); FLAKY: both.
+  const mark = c.passed + c.failed === 0 ? 'no run' : c.failed === 0 ? 'ok    ' : c.passed === 0 ? 'FAILED' : 'FLAKY '
   console.log(`${mark} ${String(c.passed).padStart(3)} passed ${String(c.failed).padStart(3)} failed  ${name}`)
 }
 const flaky = rows.filter(([, c]) => c.failed > 0)
-console.log(`\ntest-soak: ${runs} runs, ${passes} passed, ${runs - passes} failed; ${flaky.length} of ${rows.length} tests flaky`)
+console.log(
+  `\ntest-soak: ${runs} runs, ${passes} passed, ${runs - passes} failed; ${flaky.length} of ${rows.length} tests failed at least once`,
+)
 for (const [name, c] of flaky) {
-  console.log(`\nFLAKY ${name}`)
+  console.log(`\n${c.passed === 0 ? 'FAILED' : 'FLAKY'} ${name}`)
   for (const e of new Set(c.errors)) console.log(`  ${e}`)
 }
 for (const e of report.errors ?? []) console.log(`\nerror outside a test: ${(e.message ?? '').split('\n')[0]}`)
