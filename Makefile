@@ -63,7 +63,7 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 	SIMULADOR_API_URL=http://$(DEV_API_ADDR) npm --workspace frontend run dev -- --host $(DEV_HOST) --port $(DEV_PORT) --strictPort
 
 .PHONY: test
-test: lint check-deploy test-go test-web size e2e ## Run every test: deployment files, Go, frontend unit, bundle budget, end-to-end in Chromium
+test: lint check-deploy test-go test-web size e2e e2e-engines ## Run every test: deployment files, Go, frontend unit, bundle budget, end-to-end in Chromium, journeys in Firefox ESR and WebKitGTK
 
 # The deployment files, checked without a cloud account: firebase.json is
 # what the server's route table and security headers make it (rewrites
@@ -118,6 +118,14 @@ e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chr
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
 	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
+
+# The journeys in the other engines students use: Debian's Firefox ESR over
+# WebDriver BiDi (puppeteer-core) and WebKitGTK's MiniBrowser under
+# WebKitWebDriver and Xvfb, installed with apt when missing; an engine apt
+# cannot install is skipped with a boxed warning (scripts/e2e-engines.sh).
+.PHONY: e2e-engines
+e2e-engines: build chromium ## Journeys in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver, Xvfb): sign-in, a recorded rehearsal, a reload, grading and playback across engines, header and dialogs, the phone status bar
+	scripts/e2e-engines.sh
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
 # BENCH_UPLOAD_DURATION=10m for the full budget run (see backend/cmd/upload-bench).
