@@ -24,7 +24,10 @@ export default defineConfig<object, WorkerOptions & { engine: EngineName }>({
   use: {
     browserName: 'chromium',
     headless: true,
-    launchOptions: { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'] },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: [...chromiumArgs, '--autoplay-policy=no-user-gesture-required'],
+    },
     locale: 'es-EC',
     timezoneId: 'America/Guayaquil',
     mediaStore: 'directory',

@@ -30,7 +30,14 @@ async function expectBarInView(b: EngineBrowser, title: string) {
 }
 
 test('at 390×844 #barra-estado (timer and recording state) is in view in every phase', async ({ open, server, engine }) => {
-  const { student } = await classroom(server, { preparationSec: 60, presentationSec: 90, questions: 1, thinkSec: 30, answerSec: 90, closingSec: 90 })
+  const { student } = await classroom(server, {
+    preparationSec: 60,
+    presentationSec: 90,
+    questions: 1,
+    thinkSec: 30,
+    answerSec: 90,
+    closingSec: 90,
+  })
   const api = await apiAs(server, student)
   const b = await open()
   const size = await b.setViewport(390, 844)

@@ -76,14 +76,18 @@ test.describe.serial('a rehearsal recorded in this engine', () => {
     await expect(audios).toHaveCount(3, { timeout: 20_000 })
     for (let i = 0; i < 3; i++)
       await expect
-        .poll(() => audios.nth(i).evaluate((el: HTMLAudioElement) => (Number.isFinite(el.duration) ? el.duration : -1)), { timeout: 15_000 })
+        .poll(() => audios.nth(i).evaluate((el: HTMLAudioElement) => (Number.isFinite(el.duration) ? el.duration : -1)), {
+          timeout: 15_000,
+        })
         .toBeGreaterThan(0)
     const presentation = tp.getByLabel('Grabación: Exposición')
     await presentation.evaluate((el: HTMLAudioElement) => {
       el.muted = true
       return el.play()
     })
-    await expect.poll(() => presentation.evaluate((el: HTMLAudioElement) => (el.paused ? -1 : el.currentTime)), { timeout: 15_000 }).toBeGreaterThan(0.5)
+    await expect
+      .poll(() => presentation.evaluate((el: HTMLAudioElement) => (el.paused ? -1 : el.currentTime)), { timeout: 15_000 })
+      .toBeGreaterThan(0.5)
     await chromium.close()
   })
 })

@@ -7,7 +7,14 @@ import { getAttempt, phaseTitle, recordedType, signInWithPassword, startAttempt 
 import { pollUntil } from './support/driver'
 
 test('a reload during the presentation resumes it with a new part, and no chunk is lost', async ({ open, server, engine }) => {
-  const { student } = await classroom(server, { preparationSec: 60, presentationSec: 120, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 })
+  const { student } = await classroom(server, {
+    preparationSec: 60,
+    presentationSec: 120,
+    questions: 1,
+    thinkSec: 60,
+    answerSec: 60,
+    closingSec: 60,
+  })
   const api = await apiAs(server, student)
   const b = await open()
   await signInWithPassword(b, student)

@@ -161,7 +161,8 @@ export async function pollUntil<T>(what: string, timeout: number, check: () => P
     } catch (e) {
       last = e
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`)
     await new Promise((r) => setTimeout(r, delay))
   }
 }

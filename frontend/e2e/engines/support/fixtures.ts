@@ -15,7 +15,8 @@ export { expect }
 /** Why an engine cannot run here, or null when it can. */
 export function missing(engine: EngineName): string | null {
   if (engine === 'firefox') return existsSync(firefoxBinary) ? null : `${firefoxBinary} is not installed (apt-get install firefox-esr)`
-  for (const bin of [webkitDriverBinary, miniBrowserBinary]) if (!existsSync(bin)) return `${bin} is not installed (apt-get install webkit2gtk-driver)`
+  for (const bin of [webkitDriverBinary, miniBrowserBinary])
+    if (!existsSync(bin)) return `${bin} is not installed (apt-get install webkit2gtk-driver)`
   if (!process.env.DISPLAY) return 'no display for WebKitGTK (run under xvfb-run -a, as make e2e-engines does)'
   return null
 }

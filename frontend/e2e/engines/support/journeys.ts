@@ -47,7 +47,10 @@ export async function startAttempt(b: EngineBrowser, mode: 'Entrenamiento' | 'Si
   return pollUntil('the attempt page', 20_000, async () => /\/test\/intento\/([^/?#]+)$/.exec(await b.url())?.[1])
 }
 
-export async function getAttempt(api: APIRequestContext, id: string): Promise<ServerAttempt & { recordings: (ServerRecording & { mimeType: string })[] }> {
+export async function getAttempt(
+  api: APIRequestContext,
+  id: string,
+): Promise<ServerAttempt & { recordings: (ServerRecording & { mimeType: string })[] }> {
   const res = await api.get(`/api/attempts/${id}`)
   expect(res.status(), await res.text()).toBe(200)
   return res.json()
@@ -104,7 +107,7 @@ export async function expectTakesOnServer(
   id: string,
   kinds: string[],
   type: RegExp,
-): Promise<ServerRecording[]> {
+): Promise<Take[]> {
   const takes = await pollUntil(`every take of ${id} complete on the server`, 30_000, async () => {
     const a = await getAttempt(api, id)
     const done = a.recordings.filter((r) => r.complete && r.chunks > 0 && r.bytes > 0)
