@@ -48,12 +48,16 @@ if ((${#projects[@]} == 0)); then
   exit 0
 fi
 
+# Playwright's --project takes every name after it: the caller's arguments
+# go first, and a caller who names projects picks them.
+if [[ " $* " == *" --project"* ]]; then projects=(); fi
+
 status=0
 if have_webkit; then
   # A display for the MiniBrowser; -a picks a free display number.
-  xvfb-run -a -s '-screen 0 1280x1024x24' npx --yes playwright test -c playwright.engines.config.ts "${projects[@]}" "$@" || status=$?
+  xvfb-run -a -s '-screen 0 1280x1024x24' npx --yes playwright test -c playwright.engines.config.ts "$@" "${projects[@]}" || status=$?
 else
-  npx --yes playwright test -c playwright.engines.config.ts "${projects[@]}" "$@" || status=$?
+  npx --yes playwright test -c playwright.engines.config.ts "$@" "${projects[@]}" || status=$?
 fi
 if ((${#msg[@]})); then box "${msg[@]}"; fi
 exit "$status"
