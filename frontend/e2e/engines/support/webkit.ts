@@ -108,8 +108,13 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       return el ?? undefined
     })
 
-  // The microphone is granted as a user granting the prompt would.
-  await send('POST', `${s}/permissions`, { descriptor: { name: 'microphone' }, state: 'granted' })
+  // The microphone is granted as a user granting the prompt would, where the
+  // driver has the Permissions extension command. WebKitGTK 2.50's driver
+  // has not (unknown command): its automation session lets the mock
+  // microphone be used without a prompt.
+  await send('POST', `${s}/permissions`, { descriptor: { name: 'microphone' }, state: 'granted' }).catch((e: unknown) => {
+    if (!(e instanceof WebDriverError && e.code === 'unknown command')) throw e
+  })
   await send('POST', `${s}/window/rect`, { width: 1280, height: 800 })
 
   return {
@@ -124,8 +129,18 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     },
     url: () => send<string>('GET', `${s}/url`),
     async click(target, opts) {
-      const el = await element(target, opts?.timeout)
-      await send('POST', `${s}/element/${el[ELEMENT]}/click`, {})
+      // The page may render the element again between finding and clicking
+      // it (a stale reference): find it again.
+      await pollUntil(`a click on ${describe(target)}`, opts?.timeout ?? 15_000, async () => {
+        const el = await element(target, opts?.timeout)
+        try {
+          await send('POST', `${s}/element/${el[ELEMENT]}/click`, {})
+          return true
+        } catch (e) {
+          if (e instanceof WebDriverError && e.code === 'stale element reference') return undefined
+          throw e
+        }
+      })
     },
     async fill(target, value) {
       const el = await element(target)
