@@ -41,7 +41,19 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     version,
     ...commonQueries(call),
     async goto(p) {
-      await page.goto(url(p), { waitUntil: 'load' })
+      // Firefox reports NS_BINDING_ABORTED when the page starts a navigation
+      // of its own meanwhile (the app's router settling after a sign-in):
+      // go again until the page is the one asked for.
+      const wanted = new URL(url(p))
+      await pollUntil(`${p} to load`, 20_000, async () => {
+        try {
+          await page.goto(wanted.toString(), { waitUntil: 'load' })
+        } catch (e) {
+          if (!String(e).includes('NS_BINDING_ABORTED')) throw e
+          return undefined
+        }
+        return true
+      })
     },
     async reload() {
       await page.reload({ waitUntil: 'load' })

@@ -42,7 +42,7 @@ export async function startAttempt(b: EngineBrowser, mode: 'Entrenamiento' | 'Si
   await b.click({ role: 'radio', name: new RegExp(`^${mode}`) })
   await b.click({ role: 'button', name: 'Continuar' })
   await b.click({ role: 'button', name: 'Probar micrófono' })
-  await b.waitFor({ text: 'Micrófono listo.' })
+  await b.waitFor({ text: /^Micrófono listo\./ })
   await b.click({ role: 'button', name: 'Sortear caso y comenzar' })
   return pollUntil('the attempt page', 20_000, async () => /\/test\/intento\/([^/?#]+)$/.exec(await b.url())?.[1])
 }
