@@ -6,6 +6,7 @@
 // that play a take in a third engine.
 import { existsSync } from 'node:fs'
 import { test as base, expect } from '../../support/simulator'
+import { startServer, type ServerHandle } from '../../support/server'
 import type { EngineBrowser, EngineName } from './driver'
 import { firefoxBinary, openFirefox } from './firefox'
 import { miniBrowserBinary, openWebKit, webkitDriverBinary } from './webkit'
@@ -28,7 +29,19 @@ type EngineFixtures = {
   open: (engine?: EngineName) => Promise<EngineBrowser>
 }
 
-export const test = base.extend<EngineFixtures>({
+export const test = base.extend<EngineFixtures, { server: ServerHandle }>({
+  // The session cookie without Secure: WebKitGTK keeps no Secure cookie set
+  // over plain HTTP, even from 127.0.0.1 (Chromium and Firefox treat
+  // loopback as secure), so a page load after sign-in would be signed out.
+  // Students reach the product over HTTPS, where the cookie is Secure.
+  server: [
+    async ({ mediaStore }, use) => {
+      const server = await startServer({ ALLOW_SHORT_TIMINGS: 'true', COOKIE_SECURE: 'never' }, { media: mediaStore })
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
   engine: ['firefox', { option: true }],
   otherEngine: async ({ engine }, use) => use(engine === 'firefox' ? 'webkit' : 'firefox'),
   open: async ({ engine, server }, use, testInfo) => {

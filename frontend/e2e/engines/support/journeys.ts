@@ -33,7 +33,10 @@ export async function confirmDialog(b: EngineBrowser) {
   await b.waitFor({ css: '.swal2-popup' }, { state: 'hidden' })
 }
 
-export const phaseTitle = (b: EngineBrowser) => b.textOf({ css: '#fase-actual' })
+export async function phaseTitle(b: EngineBrowser) {
+  await b.waitFor({ css: '#fase-actual' }, { timeout: 20_000 })
+  return b.textOf({ css: '#fase-actual' })
+}
 
 /** From /test to the attempt page: the mode, the microphone check, the draw. Returns the attempt id. */
 export async function startAttempt(b: EngineBrowser, mode: 'Entrenamiento' | 'Simulacro' = 'Entrenamiento') {
