@@ -12,7 +12,7 @@ import type { EngineName } from './e2e/engines/support/driver'
 export default defineConfig<object, WorkerOptions & { engine: EngineName }>({
   testDir: 'e2e/engines',
   outputDir: 'test-results/engines',
-  timeout: 120_000,
+  timeout: 180_000,
   expect: { timeout: 10_000 },
   // Each test starts a real browser or two beside the server: one worker
   // keeps two cores from being shared by two rehearsals' recorders.

@@ -25,6 +25,8 @@ import {
 const blueprint = { preparationSec: 60, presentationSec: 90, questions: 1, thinkSec: 30, answerSec: 90, closingSec: 90 }
 
 test.describe.serial('a rehearsal recorded in this engine', () => {
+  // Two browsers, a server and a recorder share two cores.
+  test.describe.configure({ timeout: 240_000 })
   let room: Classroom
   let attemptId: string
 

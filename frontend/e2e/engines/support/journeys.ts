@@ -136,19 +136,18 @@ export async function expectPlayableIn(b: EngineBrowser, count: number) {
     const durations = await b.evaluate(() => Array.from(document.querySelectorAll('audio')).map((a) => a.duration))
     return durations.length === count && durations.every((d) => Number.isFinite(d) && d > 0) ? true : undefined
   })
-  const seeked = await b.evaluate(() =>
-    Promise.all(
-      Array.from(document.querySelectorAll('audio')).map(
-        (el) =>
-          new Promise<number>((resolve) => {
-            el.addEventListener('seeked', () => resolve(el.currentTime), { once: true })
-            el.addEventListener('error', () => resolve(-1), { once: true })
-            el.currentTime = el.duration / 2
-          }),
-      ),
-    ),
+  // Seek each to its middle, and wait (from here, with a deadline) until it
+  // is there and has data to play.
+  await b.evaluate(() => {
+    for (const el of Array.from(document.querySelectorAll('audio'))) el.currentTime = el.duration / 2
+  })
+  await pollUntil('every player to seek to its middle', 15_000, async () =>
+    (await b.evaluate(() =>
+      Array.from(document.querySelectorAll('audio')).every((el) => !el.seeking && el.currentTime > 0 && el.readyState >= 2),
+    ))
+      ? true
+      : undefined,
   )
-  expect(seeked.every((t) => t > 0)).toBe(true)
 }
 
 /** playsIn plays the labelled recording (muted: no sound card here) until it has advanced half a second. */
