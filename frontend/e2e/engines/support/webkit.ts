@@ -84,7 +84,7 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     })
   } catch (e) {
     driver.child.kill('SIGTERM')
-    throw new Error(`${String(e)}\n${driver.output()}`)
+    throw new Error(`${String(e)}\n${driver.output()}`, { cause: e })
   }
   const s = `/session/${session.sessionId}`
   const url = (p: string) => new URL(p, baseURL).toString()
