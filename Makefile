@@ -12,7 +12,7 @@ export DATA_DIR ?= $(CURDIR)/data
 
 .PHONY: help
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_-]+:.*##/ {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z0-9_-]+:.*##/ {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 node_modules/.package-lock.json: package.json package-lock.json frontend/package.json
 	npm ci --no-audit --no-fund
