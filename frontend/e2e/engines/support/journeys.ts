@@ -50,10 +50,10 @@ export async function startAttempt(b: EngineBrowser, mode: 'Entrenamiento' | 'Si
   return pollUntil('the attempt page', 20_000, async () => /\/test\/intento\/([^/?#]+)$/.exec(await b.url())?.[1])
 }
 
-export async function getAttempt(
-  api: APIRequestContext,
-  id: string,
-): Promise<ServerAttempt & { recordings: (ServerRecording & { mimeType: string })[] }> {
+export type Take = ServerRecording & { mimeType: string }
+export type AttemptOnServer = Omit<ServerAttempt, 'recordings'> & { recordings: Take[] }
+
+export async function getAttempt(api: APIRequestContext, id: string): Promise<AttemptOnServer> {
   const res = await api.get(`/api/attempts/${id}`)
   expect(res.status(), await res.text()).toBe(200)
   return res.json()
