@@ -62,8 +62,13 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 	echo "make dev: open http://$(DEV_HOST):$(DEV_PORT)/ (Vite, hot reload); the API runs on $(DEV_API_ADDR)."; \
 	SIMULADOR_API_URL=http://$(DEV_API_ADDR) npm --workspace frontend run dev -- --host $(DEV_HOST) --port $(DEV_PORT) --strictPort
 
+# make test runs each step as its own make, in this order, stopping at the
+# first failure, and prints each step's wall time (scripts/timed-steps.sh).
+TEST_STEPS := lint check-deploy test-go test-web size e2e e2e-engines
+
 .PHONY: test
-test: lint check-deploy test-go test-web size e2e e2e-engines ## Run every test: deployment files, Go, frontend unit, bundle budget, end-to-end in Chromium, journeys in Firefox ESR and WebKitGTK
+test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e in Chromium, e2e-engines in Firefox ESR and WebKitGTK, in order), printing each step's wall time
+	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
 # The deployment files, checked without a cloud account: firebase.json is
 # what the server's route table and security headers make it (rewrites
@@ -126,6 +131,18 @@ e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chr
 .PHONY: e2e-engines
 e2e-engines: build chromium ## Journeys in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver, Xvfb): sign-in, a recorded rehearsal, a reload, grading and playback across engines, header and dialogs, the phone status bar
 	scripts/e2e-engines.sh
+
+# The end-to-end specs where time matters (recordings, phases, reconnects,
+# popups), each run SOAK_REPEAT times (default 5) while stress-ng keeps every
+# core busy; it prints per-test pass and fail counts and fails naming every
+# test that failed even once (scripts/soak.sh: SOAK_SPECS, SOAK_PROJECTS,
+# SOAK_HOG_CPUS). Not part of make test: run it after touching a timing-
+# sensitive spec or the recording code.
+.PHONY: test-soak
+test-soak: build chromium gcs-test-server postgres ## Run the timing-sensitive e2e specs SOAK_REPEAT times (default 5) under a CPU hog on every core; names each flaky test
+	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
+	scripts/soak.sh
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
 # BENCH_UPLOAD_DURATION=10m for the full budget run (see bench/upload).
