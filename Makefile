@@ -12,7 +12,7 @@ export DATA_DIR ?= $(CURDIR)/data
 
 .PHONY: help
 help: ## List the targets
-	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_-]+:.*##/ {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z0-9_-]+:.*##/ {printf "  \033[1m%-12s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 node_modules/.package-lock.json: package.json package-lock.json frontend/package.json
 	npm ci --no-audit --no-fund
@@ -64,10 +64,10 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 
 # make test runs each step as its own make, in this order, stopping at the
 # first failure, and prints each step's wall time (scripts/timed-steps.sh).
-TEST_STEPS := lint check-deploy test-go test-web size e2e
+TEST_STEPS := lint check-deploy test-go test-web size e2e e2e-engines
 
 .PHONY: test
-test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e, in order), printing each step's wall time
+test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e in Chromium, e2e-engines in Firefox ESR and WebKitGTK, in order), printing each step's wall time
 	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
 # The deployment files, checked without a cloud account: firebase.json is
@@ -123,6 +123,14 @@ e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chr
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
 	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
+
+# The journeys in the other engines students use: Debian's Firefox ESR over
+# WebDriver BiDi (puppeteer-core) and WebKitGTK's MiniBrowser under
+# WebKitWebDriver and Xvfb, installed with apt when missing; an engine apt
+# cannot install is skipped with a boxed warning (scripts/e2e-engines.sh).
+.PHONY: e2e-engines
+e2e-engines: build chromium ## Journeys in Firefox ESR (WebDriver BiDi) and WebKitGTK (WebKitWebDriver, Xvfb): sign-in, a recorded rehearsal, a reload, grading and playback across engines, header and dialogs, the phone status bar
+	scripts/e2e-engines.sh
 
 # The end-to-end specs where time matters (recordings, phases, reconnects,
 # popups), each run SOAK_REPEAT times (default 5) while stress-ng keeps every

@@ -20,6 +20,9 @@ export const chromiumArgs = [
 
 // The cluster spec runs only in its own projects (one per store shape).
 const clusterSpec = /cluster\.spec\.ts$/
+// The journeys in Firefox and WebKit have their own configuration
+// (playwright.engines.config.ts, make e2e-engines).
+const engineSpecs = /\/engines\//
 
 export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' | 'firestore' }>({
   testDir: 'e2e',
@@ -45,7 +48,7 @@ export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' |
   },
   projects: [
     // Every spec, with recordings in DATA_DIR/media (the default).
-    { name: 'directory', use: { mediaStore: 'directory' }, testIgnore: clusterSpec },
+    { name: 'directory', use: { mediaStore: 'directory' }, testIgnore: [clusterSpec, engineSpecs] },
     // The specs where a recording must survive reloads, a lost connection
     // and a crash of the server, again with recordings in a Cloud Storage
     // bucket (bin/gcs-test-server): MEDIA_BUCKET and STORAGE_EMULATOR_HOST.

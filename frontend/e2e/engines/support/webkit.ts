@@ -1,0 +1,177 @@
+// WebKitGTK (Safari's engine) over W3C WebDriver: Debian's WebKitWebDriver
+// starts the MiniBrowser of libwebkit2gtk-4.1 with mock capture devices. It
+// needs a display (make e2e-engines runs under xvfb-run). Its automation
+// session is ephemeral, as a private tab is: that is the point, since
+// IndexedDB behaves differently there.
+//
+// The client is these few W3C endpoints over fetch rather than WebdriverIO:
+// the journeys need about a dozen commands, and a client this size shows
+// exactly what is sent, with nothing that could try to download a driver.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { commonQueries, describe, pollUntil, toWire, withFind, type EngineBrowser, type Target } from './driver'
+
+export const webkitDriverBinary = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver'
+// dpkg -L libwebkit2gtk-4.1-0 lists it here on amd64; WEBKIT_MINIBROWSER names another.
+export const miniBrowserBinary = process.env.WEBKIT_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
+
+// The key under which W3C WebDriver sends an element reference.
+const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'
+type ElementRef = { [ELEMENT]: string }
+
+class WebDriverError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`)
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+async function startDriver(): Promise<{ child: ChildProcess; base: string; output: () => string }> {
+  if (!process.env.DISPLAY) throw new Error('WebKitGTK needs a display: run the engines suite with make e2e-engines (xvfb-run -a)')
+  for (const bin of [webkitDriverBinary, miniBrowserBinary])
+    if (!existsSync(bin)) throw new Error(`${bin} is missing (apt-get install webkit2gtk-driver)`)
+  const port = await freePort()
+  const child = spawn(webkitDriverBinary, [`--port=${port}`], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout!.on('data', (b: Buffer) => (out += b.toString()))
+  child.stderr!.on('data', (b: Buffer) => (out += b.toString()))
+  const base = `http://127.0.0.1:${port}`
+  await pollUntil(`WebKitWebDriver on port ${port}`, 20_000, async () => {
+    if (child.exitCode !== null) throw new Error(`WebKitWebDriver exited with ${child.exitCode}: ${out}`)
+    const res = await fetch(`${base}/status`)
+    return res.ok ? true : undefined
+  })
+  return { child, base, output: () => out }
+}
+
+export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
+  const driver = await startDriver()
+  const send = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${driver.base}${path}`, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const json = (await res.json()) as { value: T & { error?: string; message?: string } }
+    if (!res.ok) throw new WebDriverError(json.value?.error ?? String(res.status), json.value?.message ?? '')
+    return json.value
+  }
+  let session: { sessionId: string; capabilities: { browserName: string; browserVersion: string } }
+  try {
+    session = await send('POST', '/session', {
+      capabilities: {
+        alwaysMatch: {
+          'webkitgtk:browserOptions': {
+            binary: miniBrowserBinary,
+            args: ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true'],
+          },
+        },
+      },
+    })
+  } catch (e) {
+    driver.child.kill('SIGTERM')
+    throw new Error(`${String(e)}\n${driver.output()}`, { cause: e })
+  }
+  const s = `/session/${session.sessionId}`
+  const url = (p: string) => new URL(p, baseURL).toString()
+
+  // Scripts run as async scripts, so a function that returns a promise is awaited.
+  const call = async <R>(fnSource: string, ...args: unknown[]): Promise<R> => {
+    const script = `const done = arguments[arguments.length - 1];
+      Promise.resolve().then(() => (${fnSource}).apply(null, Array.prototype.slice.call(arguments, 0, -1)))
+        .then((value) => done({ value }), (e) => done({ error: String(e && e.stack || e) }));`
+    const out = await send<{ value?: R; error?: string }>('POST', `${s}/execute/async`, { script, args })
+    if (out.error) throw new Error(out.error)
+    return out.value as R
+  }
+
+  const element = (target: Target, timeout = 15_000) =>
+    pollUntil(`${describe(target)} to click`, timeout, async () => {
+      const el = await send<ElementRef | null>('POST', `${s}/execute/sync`, {
+        script: `return (${withFind('return find(t)[0] ?? null')})(arguments[0])`,
+        args: [toWire(target)],
+      })
+      return el ?? undefined
+    })
+
+  // The microphone is granted as a user granting the prompt would, where the
+  // driver has the Permissions extension command. WebKitGTK 2.50's driver
+  // has not (unknown command): its automation session lets the mock
+  // microphone be used without a prompt.
+  await send('POST', `${s}/permissions`, { descriptor: { name: 'microphone' }, state: 'granted' }).catch((e: unknown) => {
+    if (!(e instanceof WebDriverError && e.code === 'unknown command')) throw e
+  })
+  await send('POST', `${s}/window/rect`, { width: 1280, height: 800 })
+
+  return {
+    engine: 'webkit',
+    version: `${session.capabilities.browserName} ${session.capabilities.browserVersion}`,
+    ...commonQueries(call),
+    async goto(p) {
+      await send('POST', `${s}/url`, { url: url(p) })
+    },
+    async reload() {
+      await send('POST', `${s}/refresh`, {})
+    },
+    url: () => send<string>('GET', `${s}/url`),
+    async click(target, opts) {
+      // The page may render the element again between finding and clicking
+      // it (a stale reference): find it again.
+      await pollUntil(`a click on ${describe(target)}`, opts?.timeout ?? 15_000, async () => {
+        const el = await element(target, opts?.timeout)
+        try {
+          await send('POST', `${s}/element/${el[ELEMENT]}/click`, {})
+          return true
+        } catch (e) {
+          if (e instanceof WebDriverError && e.code === 'stale element reference') return undefined
+          throw e
+        }
+      })
+    },
+    async fill(target, value) {
+      const el = await element(target)
+      await send('POST', `${s}/element/${el[ELEMENT]}/clear`, {})
+      if (value !== '') await send('POST', `${s}/element/${el[ELEMENT]}/value`, { text: value })
+    },
+    async upload(target, path) {
+      const el = await element(target)
+      await send('POST', `${s}/element/${el[ELEMENT]}/value`, { text: path })
+    },
+    evaluate: (fn, ...args) => call(fn.toString(), ...args),
+    async setViewport(width, height) {
+      // WebDriver sizes the window; the toolbar takes part of it, so size
+      // again by the difference. MiniBrowser's toolbar keeps the window at
+      // least about 450 px wide: the width may stay above the one asked.
+      const inner = () => call<{ width: number; height: number }>('() => ({ width: innerWidth, height: innerHeight })')
+      await send('POST', `${s}/window/rect`, { width, height })
+      const got = await inner()
+      const rect = await send<{ width: number; height: number }>('GET', `${s}/window/rect`)
+      await send('POST', `${s}/window/rect`, { width: width + rect.width - got.width, height: height + rect.height - got.height })
+      return inner()
+    },
+    async screenshot(path) {
+      writeFileSync(path, Buffer.from(await send<string>('GET', `${s}/screenshot`), 'base64'))
+    },
+    async close() {
+      await send('DELETE', s).catch(() => undefined)
+      if (driver.child.exitCode !== null || driver.child.signalCode !== null) return
+      const exited = new Promise((r) => driver.child.once('exit', r))
+      driver.child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
