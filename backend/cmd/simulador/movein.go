@@ -202,6 +202,9 @@ func importFirebaseCommand(ctx context.Context, args []string, stdin io.Reader, 
 	if err != nil {
 		return fmt.Errorf("users import-firebase: %s: %w; nothing was imported", file, err)
 	}
+	if err := movein.CheckExport(exp, params); err != nil {
+		return fmt.Errorf("users import-firebase: %s: %w; nothing was imported", file, err)
+	}
 	a, err := newApp(ctx, stderr, false)
 	if err != nil {
 		return err

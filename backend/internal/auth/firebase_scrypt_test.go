@@ -10,7 +10,7 @@ import (
 // password hash parameters and the exported user1@test.com.
 var firebaseSample = struct {
 	signerKey, separator, salt, password, hash string
-	rounds, memCost                             int
+	rounds, memCost                            int
 }{
 	signerKey: "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==",
 	separator: "Bw==",

@@ -151,44 +151,9 @@ func ImportFirebase(ctx context.Context, st store.Store, exp AuthExport, p auth.
 	if err := p.Validate(); err != nil {
 		return rep, err
 	}
-	byMail := map[string]string{}
-	seen := map[string]bool{}
-	var plan []*planned
-	for i, u := range exp.Users {
-		where := fmt.Sprintf("account %d (uid %q)", i+1, u.LocalID)
-		if strings.TrimSpace(u.LocalID) == "" || strings.ContainsAny(u.LocalID, "/") {
-			return rep, fmt.Errorf("%s: no valid localId", where)
-		}
-		if seen[u.LocalID] {
-			return rep, fmt.Errorf("%s: the uid appears twice", where)
-		}
-		seen[u.LocalID] = true
-		mail := domain.NormalizeEmail(u.Email)
-		if mail != "" {
-			if other, dup := byMail[mail]; dup {
-				return rep, fmt.Errorf("the mail %s belongs to two accounts (uid %s and %s): sign-in by mail could not tell them apart; delete or change one in Firebase and export again", mail, other, u.LocalID)
-			}
-			byMail[mail] = u.LocalID
-		}
-		pl := &planned{u: u, mail: mail}
-		if u.PasswordHash != "" {
-			hash, err := b64(u.PasswordHash)
-			if err != nil {
-				return rep, fmt.Errorf("%s: passwordHash is not base64", where)
-			}
-			salt, err := b64(u.Salt)
-			if err != nil || len(salt) == 0 {
-				return rep, fmt.Errorf("%s: salt is missing or not base64", where)
-			}
-			if len(hash) != len(p.SignerKey) {
-				return rep, fmt.Errorf("%s: its hash has %d bytes and the hash key %d: the hash key is not this project's (Authentication > Users > ⋮ > Password hash parameters)", where, len(hash), len(p.SignerKey))
-			}
-			pl.cred = auth.FirebaseCredential(p, salt, hash)
-		}
-		if u.Disabled {
-			pl.cred = auth.DisabledCredential(pl.cred)
-		}
-		plan = append(plan, pl)
+	plan, err := planImport(exp, p)
+	if err != nil {
+		return rep, err
 	}
 
 	var mu sync.Mutex
@@ -322,4 +287,58 @@ func msTime(n json.Number, def time.Time) time.Time {
 		return def.UTC()
 	}
 	return time.UnixMilli(ms).UTC()
+}
+
+// CheckExport checks every account of the export against the parameters,
+// as ImportFirebase does before writing, without a store.
+func CheckExport(exp AuthExport, p auth.FirebaseScryptParams) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	_, err := planImport(exp, p)
+	return err
+}
+
+func planImport(exp AuthExport, p auth.FirebaseScryptParams) ([]*planned, error) {
+	byMail := map[string]string{}
+	seen := map[string]bool{}
+	var plan []*planned
+	for i, u := range exp.Users {
+		where := fmt.Sprintf("account %d (uid %q)", i+1, u.LocalID)
+		if strings.TrimSpace(u.LocalID) == "" || strings.ContainsAny(u.LocalID, "/") {
+			return nil, fmt.Errorf("%s: no valid localId", where)
+		}
+		if seen[u.LocalID] {
+			return nil, fmt.Errorf("%s: the uid appears twice", where)
+		}
+		seen[u.LocalID] = true
+		mail := domain.NormalizeEmail(u.Email)
+		if mail != "" {
+			if other, dup := byMail[mail]; dup {
+				return nil, fmt.Errorf("the mail %s belongs to two accounts (uid %s and %s): sign-in by mail could not tell them apart; delete or change one in Firebase and export again", mail, other, u.LocalID)
+			}
+			byMail[mail] = u.LocalID
+		}
+		pl := &planned{u: u, mail: mail}
+		if u.PasswordHash != "" {
+			hash, err := b64(u.PasswordHash)
+			if err != nil {
+				return nil, fmt.Errorf("%s: passwordHash is not base64", where)
+			}
+			salt, err := b64(u.Salt)
+			if err != nil || len(salt) == 0 {
+				return nil, fmt.Errorf("%s: salt is missing or not base64", where)
+			}
+			if len(hash) != len(p.SignerKey) {
+				return nil, fmt.Errorf("%s: its hash has %d bytes and the hash key %d: the hash key is not this project's (Authentication > Users > ⋮ > Password hash parameters)", where, len(hash), len(p.SignerKey))
+			}
+			pl.cred = auth.FirebaseCredential(p, salt, hash)
+		}
+		if u.Disabled {
+			pl.cred = auth.DisabledCredential(pl.cred)
+		}
+		plan = append(plan, pl)
+	}
+
+	return plan, nil
 }

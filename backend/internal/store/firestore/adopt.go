@@ -92,32 +92,58 @@ type AdoptReport struct {
 // Adopt makes the earlier app's documents ready for this store (see the
 // rules above). dryRun computes and reports the same without writing.
 func (s *Store) Adopt(ctx context.Context, dryRun bool, log *slog.Logger, now time.Time) (AdoptReport, error) {
-	a := &adoption{s: s, dry: dryRun, log: log, now: now.UTC()}
-	if !dryRun {
-		a.bw = s.c.BulkWriter(ctx)
+	a := &adoption{s: s, log: log, now: now.UTC(), pending: map[string]*adoptWrite{}}
+	if err := a.run(ctx); err != nil {
+		return a.rep, err
 	}
-	err := a.run(ctx)
-	if a.bw != nil {
-		a.bw.End()
-		for _, j := range a.jobs {
-			if _, jerr := j.Results(); jerr != nil && status.Code(jerr) != codes.AlreadyExists && err == nil {
-				err = fmt.Errorf("write: %w", jerr)
-			}
+	a.rep.Writes = len(a.order)
+	if dryRun || len(a.order) == 0 {
+		return a.rep, nil
+	}
+	bw := s.c.BulkWriter(ctx)
+	jobs := make([]*firestore.BulkWriterJob, 0, len(a.order))
+	var err error
+	for _, w := range a.order {
+		var j *firestore.BulkWriterJob
+		if w.create {
+			j, err = bw.Create(w.ref, w.data)
+		} else {
+			j, err = bw.Set(w.ref, w.data, firestore.MergeAll)
+		}
+		if err != nil {
+			break
+		}
+		jobs = append(jobs, j)
+	}
+	bw.End()
+	for _, j := range jobs {
+		if _, jerr := j.Results(); jerr != nil && status.Code(jerr) != codes.AlreadyExists && err == nil {
+			err = jerr
 		}
 	}
-	return a.rep, err
+	if err != nil {
+		return a.rep, fmt.Errorf("write: %w", err)
+	}
+	return a.rep, nil
 }
 
 type adoption struct {
-	s    *Store
-	dry  bool
-	log  *slog.Logger
-	now  time.Time
-	bw   *firestore.BulkWriter
-	jobs []*firestore.BulkWriterJob
-	rep  AdoptReport
+	s   *Store
+	log *slog.Logger
+	now time.Time
+	// pending are the writes, one per document (changes to one document
+	// merged), in the order they were found.
+	pending map[string]*adoptWrite
+	order   []*adoptWrite
+	rep     AdoptReport
 	// names by mail, for the member documents
 	names map[string]string
+}
+
+type adoptWrite struct {
+	ref    *firestore.DocumentRef
+	data   map[string]any
+	create bool
 }
 
 func (a *adoption) leave(kind, id, reason string, attrs ...any) {
@@ -125,23 +151,18 @@ func (a *adoption) leave(kind, id, reason string, attrs ...any) {
 	a.log.Warn("adopt: "+reason, append([]any{"kind", kind, "id", id}, attrs...)...)
 }
 
-// write queues one write (create when create, else a merge of fields).
+// write records one write: a new document (create), or fields to merge
+// into an existing one.
 func (a *adoption) write(ref *firestore.DocumentRef, data map[string]any, create bool) error {
-	a.rep.Writes++
-	if a.dry {
+	if w, ok := a.pending[ref.Path]; ok {
+		for k, v := range data {
+			w.data[k] = v
+		}
 		return nil
 	}
-	var j *firestore.BulkWriterJob
-	var err error
-	if create {
-		j, err = a.bw.Create(ref, data)
-	} else {
-		j, err = a.bw.Set(ref, data, firestore.MergeAll)
-	}
-	if err != nil {
-		return err
-	}
-	a.jobs = append(a.jobs, j)
+	w := &adoptWrite{ref: ref, data: data, create: create}
+	a.pending[ref.Path] = w
+	a.order = append(a.order, w)
 	return nil
 }
 
