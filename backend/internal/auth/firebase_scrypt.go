@@ -173,22 +173,37 @@ func dummyFirebaseCredential(tag string) string {
 	return FirebaseCredential(p, salt, make([]byte, 64))
 }
 
-// importedCost remembers, for a minute, whether this installation holds
-// imported Firebase credentials (the meta record import-firebase sets)
-// and the dummy credential with their cost.
+// importedCost remembers whether this installation holds imported
+// Firebase credentials (the meta record import-firebase sets) and the
+// dummy credential with their cost. The record is read again in the
+// background when what is known is older than a minute, so no sign-in
+// waits for the store while it holds a hashing slot.
 type importedCost struct {
-	mu      sync.Mutex
-	checked time.Time
-	dummy   string // "" when nothing was imported
+	refreshing sync.Mutex
+	mu         sync.Mutex
+	checked    time.Time
+	dummy      string // "" when nothing was imported
 }
 
 func (c *importedCost) dummyFor(ctx context.Context, st store.Store, now time.Time) string {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if now.Sub(c.checked) < time.Minute && !c.checked.IsZero() {
-		return c.dummy
+	dummy, fresh := c.dummy, !c.checked.IsZero() && now.Sub(c.checked) < time.Minute
+	c.mu.Unlock()
+	if !fresh && c.refreshing.TryLock() {
+		go func() {
+			defer c.refreshing.Unlock()
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			c.refresh(rctx, st, now)
+		}()
 	}
+	return dummy
+}
+
+func (c *importedCost) refresh(ctx context.Context, st store.Store, now time.Time) {
 	tag, err := st.GetMeta(ctx, FirebaseImportMeta)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	switch {
 	case err == nil:
 		if c.dummy == "" || !strings.Contains(c.dummy, "$"+tag+"$") {
@@ -197,10 +212,9 @@ func (c *importedCost) dummyFor(ctx context.Context, st store.Store, now time.Ti
 	case errors.Is(err, domain.ErrNotFound):
 		c.dummy = ""
 	default:
-		return c.dummy // keep what was known; the next check reads again
+		return // keep what was known; a later sign-in reads again
 	}
 	c.checked = now
-	return c.dummy
 }
 
 // checkPassword verifies password against a stored credential of any kind
