@@ -172,7 +172,7 @@ func importFirebaseCommand(ctx context.Context, args []string, stdin io.Reader, 
 	if *rounds == 0 || *memCost == 0 {
 		return errors.New("users import-firebase: --rounds and --mem-cost are required (Authentication > Users > ⋮ > Password hash parameters)")
 	}
-	var keySource io.Reader = stdin
+	keySource := stdin
 	if *keyFile != "" {
 		f, err := os.Open(*keyFile)
 		if err != nil {

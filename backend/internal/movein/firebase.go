@@ -135,7 +135,6 @@ type planned struct {
 	mail   string
 	cred   string
 	create bool
-	user   domain.User
 }
 
 // ImportFirebase stores the export's accounts. Every account is checked
