@@ -28,6 +28,12 @@ Commands:
   users set-role --email E --role tutor|estudiante
   users reset-mfa --email E     turn off a tutor's two-step verification (a
                                 lost phone); they sign in with the password
+  users import-firebase FILE --salt-separator B64 --rounds N --mem-cost N [--hash-key-file F] [--dry-run]
+                                import a Firebase Authentication export; users keep
+                                their passwords (the hash key from standard input)
+  adopt --from firestore://PROJECT_ID [--dry-run]
+                                make the earlier Firebase app's project ready for
+                                this server, in place (docs/moving-in.md)
   cases import FILE             import cases (.json or .csv exchange format)
   cases export [--degree NAME]  print the case bank as JSON
   analyze [--case FILE] [--duration SECONDS] < transcript.txt
@@ -84,6 +90,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return casesCommand(cliActor(ctx), args[1:], stdout, stderr)
 	case "analyze":
 		return analyzeCommand(args[1:], stdin, stdout, stderr)
+	case "adopt":
+		return adoptCommand(ctx, args[1:], stdout, stderr)
 	case "migrate-data":
 		return migrateCommand(ctx, args[1:], stdout, stderr)
 	case "lti":

@@ -19,7 +19,10 @@ import (
 func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return errors.New("users: missing subcommand (create, set-password, set-role or reset-mfa)")
+		return errors.New("users: missing subcommand (create, set-password, set-role, reset-mfa or import-firebase)")
+	}
+	if args[0] == "import-firebase" {
+		return importFirebaseCommand(ctx, args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)

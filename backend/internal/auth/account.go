@@ -44,7 +44,7 @@ func (s *Service) checkOwnPassword(ctx context.Context, u domain.User, password 
 		return err
 	}
 	defer release()
-	ok, err := s.verify(hash, password)
+	ok, err := s.checkPassword(ctx, hash, password)
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,8 @@ type Service struct {
 
 	hashing *hashQueue // the argon2id computations, bounded, with their queue
 	verify  func(hash, password string) (bool, error)
+	// imported: whether Firebase credentials were imported (firebase_scrypt.go)
+	imported importedCost
 
 	log                    *slog.Logger
 	mailer                 mail.Sender // nil: no e-mail
@@ -182,7 +184,7 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 			hash = stored
 		}
 	}
-	ok, err := s.verify(hash, password)
+	ok, err := s.checkPassword(ctx, hash, password)
 	// One line per argon2id check, at debug level: how the cluster test
 	// counts the checks a burst of sign-ins costs across instances.
 	slog.DebugContext(ctx, "password checked")
@@ -191,6 +193,9 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	}
 	if !ok || u.ID == "" || hash == dummyHash {
 		return fail()
+	}
+	if err := s.upgradeImported(ctx, u, hash, password); err != nil {
+		return domain.User{}, err
 	}
 	if u.IsTutor() && s.tutorsRequireMicrosoft {
 		audit.Info(ctx, s.log, "auth.login.refused", slog.String("userId", u.ID), slog.String("method", MethodPassword),
@@ -331,6 +336,9 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 		}
 		return tx.LinkIdentity(ctx, domain.Identity{Provider: "microsoft", Subject: subject, UserID: u.ID})
 	})
+	if err == nil && !unverified {
+		err = s.refuseDisabled(ctx, u, MethodMicrosoft)
+	}
 	if err != nil {
 		return domain.User{}, false, err
 	}

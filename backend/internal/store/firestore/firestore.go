@@ -127,9 +127,19 @@ func (s *Store) Close() error {
 }
 
 // seed gives a fresh database the degree the SQL migrations create, unless
-// a degree of that name already exists (the earlier app's data).
+// a degree of that name already exists (the earlier app's data), also
+// spelt in another case or without its accents ("DERECHO", "derecho").
 func (s *Store) seed(ctx context.Context) error {
-	err := s.CreateDegree(ctx, domain.Degree{ID: "derecho", Nombre: "Derecho"})
+	degrees, err := s.ListDegrees(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range degrees {
+		if domain.FoldName(d.Nombre) == "derecho" {
+			return nil
+		}
+	}
+	err = s.CreateDegree(ctx, domain.Degree{ID: "derecho", Nombre: "Derecho"})
 	if errors.Is(err, domain.ErrConflict) {
 		return nil
 	}

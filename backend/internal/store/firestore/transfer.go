@@ -177,6 +177,9 @@ var transferKinds = map[store.Kind]transferKind{
 				if err != nil {
 					return nil, err
 				}
+				if len(g.Estudiantes) == 0 {
+					g.Estudiantes = listedStudents(d, g)
+				}
 				slices.SortFunc(g.Estudiantes, func(a, b domain.GroupStudent) int { return strings.Compare(a.Email, b.Email) })
 				out[i] = store.Record{Kind: store.KindGroups, Key: g.ID, Value: g}
 			}
@@ -802,4 +805,18 @@ func (s *Store) deleteOthers(ctx context.Context, t *txn, q query, keep map[stri
 		}
 	}
 	return nil
+}
+
+// listedStudents reads the students of a group the earlier app wrote, in
+// its estudiantes list field, for a group that has no member documents
+// (one simulador adopt has not copied): so migrate-data moves an earlier
+// app's project as its server would show it after adopt.
+func listedStudents(d doc, g domain.Group) []domain.GroupStudent {
+	var out []domain.GroupStudent
+	for _, e := range d.data.list("estudiantes") {
+		if email := domain.NormalizeEmail(e.str("email")); email != "" {
+			out = append(out, domain.GroupStudent{Email: email, AddedAt: g.CreatedAt})
+		}
+	}
+	return dedupe(out)
 }
