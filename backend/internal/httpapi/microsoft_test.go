@@ -124,9 +124,13 @@ func (b *browser) do(method, path string, body any) apiResponse {
 	return out
 }
 
-func (b *browser) cookie(name string) string {
+func (b *browser) jarURL() *url.URL {
 	u, _ := url.Parse(b.srv.URL + "/api/auth/microsoft")
-	for _, c := range b.client.Jar.Cookies(u) {
+	return u
+}
+
+func (b *browser) cookie(name string) string {
+	for _, c := range b.client.Jar.Cookies(b.jarURL()) {
 		if c.Name == name {
 			return c.Value
 		}
