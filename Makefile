@@ -114,9 +114,10 @@ gcs-test-server:
 # runs under the scripts that start them (each shape is skipped, with a
 # warning, when its server is missing).
 .PHONY: e2e
-e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator
+e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator; sign-ins, a Simulacro, an LTI launch and the post-deploy checks behind a Firebase Hosting stand-in
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
+	go build -o bin/hosting-test-proxy ./backend/cmd/hosting-test-proxy
 	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
 
 # The upload load benchmark: 200 concurrent recordings; a short run by default,

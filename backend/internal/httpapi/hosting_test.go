@@ -1,13 +1,20 @@
 package httpapi_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/utpl/simulador/backend/internal/deploy"
+	"github.com/utpl/simulador/backend/internal/httpapi"
+	"github.com/utpl/simulador/backend/internal/testsupport/hostingproxy"
 	"github.com/utpl/simulador/backend/internal/testsupport/oidctest"
 )
 
@@ -191,5 +198,82 @@ func TestTOTPSignInBehindFirebaseHosting(t *testing.T) {
 	}
 	if !signedIn(b) {
 		t.Fatal("a code step without a pending sign-in signed the browser out")
+	}
+}
+
+// TestHostingAnswersAsTheServer: what Firebase Hosting, configured by the
+// firebase.json the repository deploys, sends for the app's pages, a
+// hashed asset, a missing one and the API is what the server sends when
+// reached directly (status, Cache-Control, Content-Type). A stale page
+// cached for an hour, or index.html answered for a missing script, would
+// leave a browser on a blank page after a deploy.
+func TestHostingAnswersAsTheServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dist := filepath.Join(dir, "frontend", "dist")
+	for name, body := range map[string]string{
+		"index.html":             `<!doctype html><html><head><!--app-config--><script type="module" src="/assets/index-Ab12Cd.js"></script></head></html>`,
+		"assets/index-Ab12Cd.js": "console.log('app')",
+		"robots.txt":             "User-agent: *\nDisallow: /\n",
+		"favicon.svg":            "<svg xmlns='http://www.w3.org/2000/svg'/>",
+	} {
+		full := filepath.Join(dist, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := deploy.ReferenceConfig(func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	firebaseJSON, err := deploy.Firebase(deploy.DefaultService, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "firebase.json"), firebaseJSON, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, map[string]string{"FIREBASE_HOSTING": "true", "TRUST_PROXY": "true"},
+		func(d *httpapi.Deps) { d.Frontend = os.DirFS(dist) })
+	service, _ := url.Parse(srv.URL)
+	p, err := hostingproxy.New(hostingproxy.Options{Config: filepath.Join(dir, "firebase.json"), Service: service})
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := httptest.NewServer(p)
+	t.Cleanup(site.Close)
+
+	get := func(base, path string) *http.Response {
+		t.Helper()
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res
+	}
+	for _, path := range []string{"/", "/inicio", "/login", "/auth/carreras", "/robots.txt", "/favicon.svg",
+		"/assets/index-Ab12Cd.js", "/assets/index-Gone00.js", "/api/session", "/api/no-such-thing"} {
+		direct, hosted := get(srv.URL, path), get(site.URL, path)
+		if direct.StatusCode != hosted.StatusCode {
+			t.Errorf("%s: status %d through Hosting, %d from the server", path, hosted.StatusCode, direct.StatusCode)
+		}
+		if d, h := direct.Header.Get("Cache-Control"), hosted.Header.Get("Cache-Control"); d != h && direct.StatusCode < 400 {
+			t.Errorf("%s: Cache-Control %q through Hosting, %q from the server", path, h, d)
+		}
+		if d, h := direct.Header.Get("Content-Type"), hosted.Header.Get("Content-Type"); d != h && direct.StatusCode < 400 {
+			t.Errorf("%s: Content-Type %q through Hosting, %q from the server", path, h, d)
+		}
+		if direct.StatusCode == http.StatusNotFound && strings.HasPrefix(path, "/assets/") &&
+			strings.HasPrefix(hosted.Header.Get("Content-Type"), "text/javascript") {
+			t.Errorf("%s: a missing asset is answered as a script through Hosting", path)
+		}
+		if strings.HasPrefix(path, "/api/") && hosted.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: an API answer through Hosting has Cache-Control %q", path, hosted.Header.Get("Cache-Control"))
+		}
 	}
 }

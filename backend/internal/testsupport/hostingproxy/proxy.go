@@ -72,6 +72,9 @@ type Options struct {
 	// Config is the path of firebase.json; its "public" directory is
 	// relative to the file's directory, as the Firebase CLI reads it.
 	Config string
+	// JSON, when set, is firebase.json's content (Config then only names
+	// the directory "public" is relative to).
+	JSON []byte
 	// Service is the local server every "run" rewrite goes to.
 	Service *url.URL
 	// Cut is how long the service may take (DefaultCut when zero).
@@ -129,9 +132,12 @@ type Proxy struct {
 
 // New reads firebase.json and returns the proxy.
 func New(opts Options) (*Proxy, error) {
-	raw, err := os.ReadFile(opts.Config)
-	if err != nil {
-		return nil, err
+	raw := opts.JSON
+	if raw == nil {
+		var err error
+		if raw, err = os.ReadFile(opts.Config); err != nil {
+			return nil, err
+		}
 	}
 	var f file
 	if err := json.Unmarshal(raw, &f); err != nil {
