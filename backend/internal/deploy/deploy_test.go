@@ -127,6 +127,9 @@ func TestFirestoreFilesAreTheTestedOnes(t *testing.T) {
 			t.Errorf("backend/internal/store/firestore/%s does not load %s, which firebase.json publishes", test, name)
 		}
 	}
+	if f.Storage.Rules != "storage.rules" || !strings.Contains(string(read(t, f.Storage.Rules)), "allow read, write: if false;") {
+		t.Errorf("firebase.json's storage rules %q do not deny every client", f.Storage.Rules)
+	}
 	var indexes struct {
 		Indexes []json.RawMessage `json:"indexes"`
 	}

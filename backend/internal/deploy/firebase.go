@@ -161,6 +161,13 @@ type File struct {
 		Rules   string `json:"rules"`
 		Indexes string `json:"indexes"`
 	} `json:"firestore"`
+	// Storage names the rules for the Firebase project's default bucket,
+	// deployed only when recordings live there (`firebase deploy --only
+	// storage`): Firebase's client SDKs reach that bucket under these
+	// rules, apart from IAM, and the server needs none of them.
+	Storage struct {
+		Rules string `json:"rules"`
+	} `json:"storage"`
 }
 
 // Firebase returns firebase.json for the service and configuration.
@@ -203,6 +210,7 @@ func Firebase(svc Service, cfg config.Config) ([]byte, error) {
 	}
 	f.Firestore.Rules = "firestore.rules"
 	f.Firestore.Indexes = "firestore.indexes.json"
+	f.Storage.Rules = "storage.rules"
 
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
