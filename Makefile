@@ -134,9 +134,9 @@ BENCH_UPLOAD_MEDIA ?= directory
 UPLOAD_BENCH = go run ./backend/cmd/upload-bench -bin $(BIN) -gcs-bin bin/gcs-test-server -duration $(BENCH_UPLOAD_DURATION) -tmp .bench
 
 .PHONY: bench
-bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
+bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go benchmarks (the report's on the Firestore emulator too), Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
 	@mkdir -p .bench
-	set -o pipefail; go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
+	set -o pipefail; scripts/with-firestore.sh go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
 	scripts/bench-budgets.sh .bench/go-bench.txt
 	scripts/lighthouse.sh
 	$(UPLOAD_BENCH) -media directory -out .bench/upload-directory-$(BENCH_UPLOAD_DURATION).json
@@ -176,7 +176,7 @@ bench-examday: examday-tools ## Exam-day benchmark with budgets: 1,000 students 
 	$(EXAMDAY_BENCH) -mode ramp -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
 	$(EXAMDAY_BENCH) -mode storm -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
 	$(EXAMDAY_BENCH) -mode compare -peer-bin bin/pbpeer || status=1; \
-	set -o pipefail; go test -run '^$$' -bench 'GroupReport' -benchmem ./backend/internal/httpapi/ | tee .bench/report-bench.txt || status=1; \
+	set -o pipefail; scripts/with-firestore.sh go test -run '^$$' -bench 'GroupReport' -benchmem ./backend/internal/httpapi/ | tee .bench/report-bench.txt || status=1; \
 	scripts/bench-budgets.sh .bench/report-bench.txt GroupReport || status=1; \
 	exit $$status
 
