@@ -12,9 +12,11 @@ const run = promisify(execFile)
 
 test('scripts/post-deploy-check.sh passes against the site', async ({ server }) => {
   expect(server.hosting, 'this spec runs in the hosting project').toBe(true)
-  const { stdout } = await run(join(repoRoot, 'scripts', 'post-deploy-check.sh'), [server.url]).catch((e: { stdout: string; stderr: string }) => {
-    throw new Error(`post-deploy-check.sh failed:\n${e.stdout}${e.stderr}`)
-  })
+  const { stdout } = await run(join(repoRoot, 'scripts', 'post-deploy-check.sh'), [server.url]).catch(
+    (e: { stdout: string; stderr: string }) => {
+      throw new Error(`post-deploy-check.sh failed:\n${e.stdout}${e.stderr}`)
+    },
+  )
   const lines = stdout.trim().split('\n')
   expect(lines.length).toBeGreaterThanOrEqual(8)
   expect(lines.filter((l) => !l.startsWith('pass'))).toEqual([])
