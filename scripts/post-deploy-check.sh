@@ -13,8 +13,8 @@ site=${1:?usage: scripts/post-deploy-check.sh SITE (e.g. https://simulador.utpl.
 site=${site%/}
 failed=0
 
-# head PATH: the status line and headers of GET SITE/PATH, lower-cased names.
-head() {
+# headers_of PATH: the status line and headers of GET SITE/PATH, lower-cased names.
+headers_of() {
 	curl -s -o /dev/null -D - --max-time 30 "$site$1" | tr -d '\r'
 }
 status() { printf '%s\n' "$1" | awk 'NR==1 {print $2}'; }
@@ -31,7 +31,7 @@ check() { # check NAME CONDITION-RESULT DETAIL
 is() { if [ "$1" = "$2" ]; then echo ok; else echo no; fi; }
 
 for page in /inicio /; do
-	h=$(head "$page")
+	h=$(headers_of "$page")
 	ok=no
 	if [ "$(status "$h")" = 200 ] && [ "$(header "$h" cache-control)" = no-cache ] &&
 		case "$(header "$h" content-type)" in text/html*) true ;; *) false ;; esac; then ok=ok; fi
@@ -43,17 +43,17 @@ asset=$(curl -s --max-time 30 "$site/" | grep -o '/assets/[^"]*\.js' | head -n 1
 if [ -z "$asset" ]; then
 	check "the app's page names a built script" no "no /assets/….js in $site/"
 else
-	h=$(head "$asset")
+	h=$(headers_of "$asset")
 	ok=no
 	if [ "$(status "$h")" = 200 ] && [ "$(header "$h" cache-control)" = "public, max-age=31536000, immutable" ]; then ok=ok; fi
 	check "a built asset ($asset) is cached for good" $ok "status $(status "$h"), Cache-Control '$(header "$h" cache-control)'"
 fi
 
-h=$(head /assets/no-such-file.js)
+h=$(headers_of /assets/no-such-file.js)
 check "a missing asset is a 404, not the app" "$(is "$(status "$h")" 404)" \
 	"status $(status "$h"), Content-Type '$(header "$h" content-type)'"
 
-h=$(head /api/no-such-thing)
+h=$(headers_of /api/no-such-thing)
 ok=no
 if [ "$(status "$h")" = 404 ] && [ "$(header "$h" cache-control)" = no-store ]; then ok=ok; fi
 check "the API is never cached (404, no-store)" $ok "status $(status "$h"), Cache-Control '$(header "$h" cache-control)'"
@@ -65,7 +65,7 @@ body=$(curl -s --max-time 30 "$site/lti/config.json")
 check "LTI's URLs name the site, not the run.app host" \
 	"$(is "$(printf '%s' "$body" | grep -c "\"target_link_uri\":\"$site/")" 1)" "$(printf '%s' "$body" | head -c 300)"
 
-h=$(head /lti/jwks)
+h=$(headers_of /lti/jwks)
 check "the LTI key set is revalidated (no-cache)" "$(is "$(header "$h" cache-control)" no-cache)" \
 	"Cache-Control '$(header "$h" cache-control)'"
 

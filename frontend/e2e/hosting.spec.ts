@@ -34,5 +34,5 @@ test('a password sign-in keeps only __session in the browser', async ({ page, se
   // The server's answers pass Hosting without a cookie of another name.
   const res = await page.request.get('/api/session')
   expect(res.headers()['cache-control']).toBe('no-store')
-  expect((await res.json()).user.email).toBe(student.email)
+  expect((await res.json()).user.mail).toBe(student.email)
 })
