@@ -200,12 +200,8 @@ func Firebase(svc Service, cfg config.Config) ([]byte, error) {
 	// policy, the LTI pages' framing), and Google does not document
 	// whether Hosting's rule would replace a service's value.
 	page = append(page, header{"Cache-Control", "no-cache"})
-	var own []string
-	for _, p := range Prefixes() {
-		own = append(own, p)
-	}
 	f.Hosting.Headers = []headerRule{
-		{Regex: notUnder(own...), Headers: page},
+		{Regex: notUnder(Prefixes()...), Headers: page},
 		{Source: AssetsPrefix + "/**", Headers: []header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
 	}
 	f.Firestore.Rules = "firestore.rules"
