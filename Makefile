@@ -119,9 +119,10 @@ gcs-test-server:
 # runs under the scripts that start them (each shape is skipped, with a
 # warning, when its server is missing).
 .PHONY: e2e
-e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator
+e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chromium (Playwright); the recording specs again with a bucket (fake Cloud Storage); two instances behind a proxy on PostgreSQL and on the Firestore emulator; sign-ins, a Simulacro, an LTI launch and the post-deploy checks behind a Firebase Hosting stand-in
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
+	go build -o bin/hosting-test-proxy ./backend/cmd/hosting-test-proxy
 	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
 
 # The journeys in the other engines students use: Debian's Firefox ESR over
@@ -165,9 +166,9 @@ upload-bench:
 	cd bench && go build -o ../bin/upload-bench ./upload
 
 .PHONY: bench
-bench: build chromium gcs-test-server upload-bench postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
+bench: build chromium gcs-test-server upload-bench postgres ## Benchmarks and budgets: Go benchmarks (the report's on the Firestore emulator too), Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
 	@mkdir -p .bench
-	set -o pipefail; go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
+	set -o pipefail; scripts/with-firestore.sh go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
 	scripts/bench-budgets.sh .bench/go-bench.txt
 	scripts/lighthouse.sh
 	$(UPLOAD_BENCH) -media directory -out .bench/upload-directory-$(BENCH_UPLOAD_DURATION).json
@@ -207,7 +208,7 @@ bench-examday: examday-tools ## Exam-day benchmark with budgets: 1,000 students 
 	$(EXAMDAY_BENCH) -mode ramp -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
 	$(EXAMDAY_BENCH) -mode storm -students $(BENCH_EXAMDAY_STUDENTS) || status=1; \
 	$(EXAMDAY_BENCH) -mode compare -peer-bin bin/pbpeer || status=1; \
-	set -o pipefail; go test -run '^$$' -bench 'GroupReport' -benchmem ./backend/internal/httpapi/ | tee .bench/report-bench.txt || status=1; \
+	set -o pipefail; scripts/with-firestore.sh go test -run '^$$' -bench 'GroupReport' -benchmem ./backend/internal/httpapi/ | tee .bench/report-bench.txt || status=1; \
 	scripts/bench-budgets.sh .bench/report-bench.txt GroupReport || status=1; \
 	exit $$status
 

@@ -18,8 +18,10 @@ export const chromiumArgs = [
   '--ignore-certificate-errors',
 ]
 
-// The cluster spec runs only in its own projects (one per store shape).
+// The cluster spec runs only in its own projects (one per store shape),
+// the hosting spec only in the hosting project.
 const clusterSpec = /cluster\.spec\.ts$/
+const hostingSpec = /hosting\.spec\.ts$/
 // The journeys in Firefox and WebKit have their own configuration
 // (playwright.engines.config.ts, make e2e-engines).
 const engineSpecs = /\/engines\//
@@ -48,7 +50,7 @@ export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' |
   },
   projects: [
     // Every spec, with recordings in DATA_DIR/media (the default).
-    { name: 'directory', use: { mediaStore: 'directory' }, testIgnore: [clusterSpec, engineSpecs] },
+    { name: 'directory', use: { mediaStore: 'directory' }, testIgnore: [clusterSpec, hostingSpec, engineSpecs] },
     // The specs where a recording must survive reloads, a lost connection
     // and a crash of the server, again with recordings in a Cloud Storage
     // bucket (bin/gcs-test-server): MEDIA_BUCKET and STORAGE_EMULATOR_HOST.
@@ -59,5 +61,17 @@ export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' |
     // shape whose server is missing is skipped with a warning.
     { name: 'cluster-postgres', use: { clusterStore: 'postgres' }, testMatch: clusterSpec },
     { name: 'cluster-firestore', use: { clusterStore: 'firestore' }, testMatch: clusterSpec },
+    // Through bin/hosting-test-proxy, which behaves as Firebase Hosting with
+    // the repository's firebase.json (only __session passes, Hosting's
+    // caching, the 60 s cut), the server deployed as the README says
+    // (FIREBASE_HOSTING, TRUST_PROXY, PUBLIC_URL): the sign-ins (password,
+    // password and TOTP, Microsoft, a reset link), a whole Simulacro with
+    // its recordings, an LTI launch in a new tab, and the post-deploy checks.
+    {
+      name: 'hosting',
+      use: { hosting: true },
+      testMatch: /(hosting|login|mfa|microsoft|password-reset|simulator|lti)\.spec\.ts$/,
+      grepInvert: /course frame|loads the group from the course|gradebook|deep link|countdown warns/,
+    },
   ],
 })

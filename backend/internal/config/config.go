@@ -238,7 +238,14 @@ func Load(lookup func(string) (string, bool)) (Config, error) {
 	}
 	c.CaseImportMaxRows = integer(get, bad, "CASE_IMPORT_MAX_ROWS", 2000, 1, 100000)
 	c.MaxCasesPerDegree = integer(get, bad, "MAX_CASES_PER_DEGREE", 10000, 1, 100000)
-	c.MaxRecordingMB = integer(get, bad, "MAX_RECORDING_MB", 64, 1, 1024)
+	if c.FirebaseHosting {
+		// Behind Hosting the service is on Cloud Run, which answers at most
+		// 32 MiB in one HTTP/1 response with a Content-Length, and a
+		// recording is played in one response.
+		c.MaxRecordingMB = integer(get, bad, "MAX_RECORDING_MB", MaxRecordingMBCloudRun, 1, MaxRecordingMBCloudRun)
+	} else {
+		c.MaxRecordingMB = integer(get, bad, "MAX_RECORDING_MB", 64, 1, 1024)
+	}
 	c.StudentStorageQuotaMB = integer(get, bad, "STUDENT_STORAGE_QUOTA_MB", 500, 1, 100000)
 	c.MaxTakesPerPhase = integer(get, bad, "MAX_TAKES_PER_PHASE", 5, 1, 50)
 	c.MaxMockTakesPerPhase = integer(get, bad, "MAX_MOCK_TAKES_PER_PHASE", 2, 1, 50)
@@ -521,6 +528,10 @@ func boolean(get func(string, string) string, bad func(string, string, string), 
 	}
 	return b
 }
+
+// MaxRecordingMBCloudRun is the largest recording with FIREBASE_HOSTING=true:
+// under Cloud Run's 32 MiB response limit with room for the headers.
+const MaxRecordingMBCloudRun = 30
 
 // IsGUID reports whether s is a GUID in its 36-character form.
 func IsGUID(s string) bool {

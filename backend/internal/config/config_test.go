@@ -150,6 +150,7 @@ func TestInvalidValuesNameTheVariable(t *testing.T) {
 		{[]string{"CASE_IMPORT_MAX_ROWS", "mil"}, "CASE_IMPORT_MAX_ROWS"},
 		{[]string{"MAX_CASES_PER_DEGREE", "0"}, "MAX_CASES_PER_DEGREE"},
 		{[]string{"MAX_RECORDING_MB", "0"}, "MAX_RECORDING_MB"},
+		{[]string{"FIREBASE_HOSTING", "true", "MAX_RECORDING_MB", "31"}, "MAX_RECORDING_MB"},
 		{[]string{"STUDENT_STORAGE_QUOTA_MB", "500MB"}, "STUDENT_STORAGE_QUOTA_MB"},
 		{[]string{"MAX_TAKES_PER_PHASE", "0"}, "MAX_TAKES_PER_PHASE"},
 		{[]string{"MAX_MOCK_TAKES_PER_PHASE", "51"}, "MAX_MOCK_TAKES_PER_PHASE"},
@@ -265,5 +266,17 @@ func TestTutorsRequireMicrosoft(t *testing.T) {
 	c, err := Load(env("TUTORS_REQUIRE_MICROSOFT", "true", "MS_TENANT_ID", tenant, "MS_CLIENT_ID", "app", "MS_EMAIL_DOMAINS", "utpl.edu.ec"))
 	if err != nil || !c.TutorsRequireMicrosoft {
 		t.Fatalf("TUTORS_REQUIRE_MICROSOFT = %v, %v", c.TutorsRequireMicrosoft, err)
+	}
+}
+
+// TestRecordingCapBehindHosting: behind Hosting the service is on Cloud
+// Run, whose responses stop at 32 MiB, and a take is played in one.
+func TestRecordingCapBehindHosting(t *testing.T) {
+	c, err := Load(env("FIREBASE_HOSTING", "true"))
+	if err != nil || c.MaxRecordingMB != MaxRecordingMBCloudRun {
+		t.Fatalf("behind Hosting: %d, %v", c.MaxRecordingMB, err)
+	}
+	if c, err := Load(env()); err != nil || c.MaxRecordingMB != 64 {
+		t.Fatalf("without Hosting: %d, %v", c.MaxRecordingMB, err)
 	}
 }

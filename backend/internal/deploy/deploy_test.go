@@ -56,8 +56,8 @@ func TestFirebaseJSONIsGenerated(t *testing.T) {
 	for _, rule := range firebaseFile(t).Hosting.Headers {
 		if rule.Regex != "" { // the app's pages: every path but the framed ones
 			re := regexp.MustCompile(rule.Regex)
-			for path, want := range map[string]bool{"/": true, "/inicio": true, "/login": true, "/auth/carreras": true, "/api/session": true,
-				"/lti": true, "/ltix": true, "/lt": true, "/lti/launch": false, "/lti/continue": false} {
+			for path, want := range map[string]bool{"/": true, "/inicio": true, "/login": true, "/auth/carreras": true, "/robots.txt": true,
+				"/api/session": false, "/api/x/y": false, "/apis": true, "/lti": true, "/ltix": true, "/lt": true, "/lti/launch": false, "/lti/continue": false} {
 				if re.MatchString(path) != want {
 					t.Errorf("site-wide headers on %s: %v, want %v", path, !want, want)
 				}
@@ -67,6 +67,9 @@ func TestFirebaseJSONIsGenerated(t *testing.T) {
 				page[h.Key] = h.Value
 			}
 		}
+	}
+	if page["Cache-Control"] != "no-cache" {
+		t.Errorf("Hosting's Cache-Control on the pages = %q, want no-cache as the server sends", page["Cache-Control"])
 	}
 	for _, h := range append(httpapi.SecurityHeaders(cfg), httpapi.HSTS()) {
 		if page[h.Key] != h.Value {
@@ -99,8 +102,14 @@ func TestHostingForwardsEveryRoute(t *testing.T) {
 		}
 	}
 	last := f.Hosting.Rewrites[len(f.Hosting.Rewrites)-1]
-	if last.Source != "**" || last.Destination != "/index.html" {
+	if last.Regex == "" || last.Destination != "/index.html" {
 		t.Errorf("the last rewrite is %+v, want the single-page app's fallback", last)
+	}
+	spa := regexp.MustCompile(last.Regex)
+	for path, want := range map[string]bool{"/": true, "/inicio": true, "/assetsx": true, "/assets": true, "/assets/gone.js": false, "/assets/a/b.css": false} {
+		if spa.MatchString(path) != want {
+			t.Errorf("the single-page app's fallback on %s: %v, want %v", path, !want, want)
+		}
 	}
 	if f.Hosting.Public != "frontend/dist" {
 		t.Errorf("Hosting serves %s, not the built frontend", f.Hosting.Public)
@@ -117,6 +126,9 @@ func TestFirestoreFilesAreTheTestedOnes(t *testing.T) {
 		if !bytes.Contains(src, []byte(`"../../../../`+name+`"`)) {
 			t.Errorf("backend/internal/store/firestore/%s does not load %s, which firebase.json publishes", test, name)
 		}
+	}
+	if f.Storage.Rules != "storage.rules" || !strings.Contains(string(read(t, f.Storage.Rules)), "allow read, write: if false;") {
+		t.Errorf("firebase.json's storage rules %q do not deny every client", f.Storage.Rules)
 	}
 	var indexes struct {
 		Indexes []json.RawMessage `json:"indexes"`
@@ -236,5 +248,94 @@ func TestREADMEVariablesAreTheConfiguration(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("the README's deployment commands set no environment variable")
+	}
+}
+
+// placeholders stand for the variables the README's deploy section sets
+// at its top, so its commands can be run through the configuration
+// loader here.
+var placeholders = map[string]string{
+	"PROJECT":   "mi-proyecto",
+	"REGION":    "us-central1",
+	"BUCKET":    "mi-proyecto-grabaciones",
+	"SITE":      "https://simulador.utpl.edu.ec",
+	"TENANT_ID": "00000000-0000-0000-0000-000000000000",
+	"CLIENT_ID": "11111111-1111-1111-1111-111111111111",
+}
+
+// deployCommandEnv returns the environment the README's `gcloud run
+// deploy` command gives the service: its --set-env-vars, with gcloud's
+// alternate delimiter (^;^) understood.
+func deployCommandEnv(t *testing.T, readme string) map[string]string {
+	t.Helper()
+	start := strings.Index(readme, "gcloud run deploy simulador --image=$IMAGE")
+	if start < 0 {
+		t.Fatal("the README has no `gcloud run deploy simulador --image=$IMAGE` command")
+	}
+	var cmd strings.Builder
+	for _, line := range strings.Split(readme[start:], "\n") {
+		cmd.WriteString(strings.TrimSuffix(strings.TrimSpace(line), "\\") + " ")
+		if !strings.HasSuffix(strings.TrimSpace(line), "\\") {
+			break
+		}
+	}
+	m := regexp.MustCompile(`--set-env-vars=(\S+)`).FindStringSubmatch(cmd.String())
+	if m == nil {
+		t.Fatalf("the deploy command sets no variable: %s", cmd.String())
+	}
+	list, sep := m[1], ","
+	if d := regexp.MustCompile(`^\^(.)\^`).FindStringSubmatch(list); d != nil {
+		list, sep = list[len(d[0]):], d[1]
+	}
+	top := readme[strings.Index(readme, "## Deploy to Firebase Hosting and Cloud Run"):start]
+	env := map[string]string{}
+	for _, kv := range strings.Split(list, sep) {
+		k, v, _ := strings.Cut(kv, "=")
+		v = regexp.MustCompile(`\$([A-Z_]+)`).ReplaceAllStringFunc(v, func(ref string) string {
+			name := ref[1:]
+			if !regexp.MustCompile(`(?m)^` + name + `=`).MatchString(top) {
+				t.Errorf("the deploy command uses $%s, which the section does not set before it", name)
+			}
+			p, ok := placeholders[name]
+			if !ok {
+				t.Errorf("no placeholder for $%s in this test", name)
+			}
+			return p
+		})
+		env[k] = v
+	}
+	return env
+}
+
+// TestREADMEDeployCommandStarts: the README's deploy command gives the
+// server a configuration it starts with (a required variable missing from
+// it stops the start on Cloud Run), behind Hosting as the rest of the
+// section assumes, with the site's public address for the links it builds.
+func TestREADMEDeployCommandStarts(t *testing.T) {
+	readme := string(read(t, "README.md"))
+	env := deployCommandEnv(t, readme)
+	cfg, err := config.Load(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
+	if err != nil {
+		t.Fatalf("the README's deploy command does not start the server:\n%v", err)
+	}
+	if !cfg.FirebaseHosting || !cfg.TrustProxy {
+		t.Error("the deploy command does not set FIREBASE_HOSTING=true and TRUST_PROXY=true")
+	}
+	if cfg.PublicURL != placeholders["SITE"] {
+		t.Errorf("the deploy command's PUBLIC_URL = %q, want $SITE: behind Hosting the request's host is the service's", cfg.PublicURL)
+	}
+	for _, flag := range []string{"--no-invoker-iam-check", "--execution-environment=gen2", "--cpu-boost"} {
+		if !strings.Contains(readme[strings.Index(readme, "gcloud run deploy simulador --image=$IMAGE"):], flag) {
+			t.Errorf("the deploy command lacks %s", flag)
+		}
+	}
+	if strings.Contains(readme, "--allow-unauthenticated") {
+		t.Error("the README still uses --allow-unauthenticated, which Domain Restricted Sharing refuses")
+	}
+	// The indexes are deployed, and built, before the service starts.
+	indexes := strings.Index(readme, "firebase deploy --only firestore:rules,firestore:indexes")
+	service := strings.Index(readme, "gcloud run deploy simulador --image=$IMAGE")
+	if indexes < 0 || indexes > service {
+		t.Error("the README does not deploy the Firestore rules and indexes before the service")
 	}
 }

@@ -90,18 +90,47 @@ type headerRule struct {
 // reach them.
 const FramedPrefix = "/lti"
 
+// AssetsPrefix is where Vite puts the built files whose names carry a
+// content hash: cacheable for good, and a missing one is a 404 (never the
+// app's index.html, which a browser would run as a script or a style).
+const AssetsPrefix = "/assets"
+
 // notUnder is a regular expression (RE2: no look-ahead) matching every
-// path that is neither prefix nor under prefix+"/": for "/lti",
+// path that is under none of prefixes+"/": for "/lti",
 // ^/$|^/[^l].*$|^/l$|^/l[^t].*$|^/lt$|^/lt[^i].*$|^/lti$|^/lti[^/].*$
-// ("/lti" itself is matched: only what is under it is left out).
-func notUnder(prefix string) string {
+// ("/lti" itself is matched: only what is under it is left out). The
+// prefixes start with "/" and none is another's prefix.
+func notUnder(prefixes ...string) string {
 	var alts []string
-	for i := 1; i < len(prefix); i++ {
-		done, next := regexp.QuoteMeta(prefix[:i]), regexp.QuoteMeta(prefix[i:i+1])
-		alts = append(alts, "^"+done+"$", "^"+done+"[^"+next+"].*$")
+	var walk func(done string)
+	walk = func(done string) {
+		// The next characters the prefixes continue done with.
+		var next []byte
+		for _, p := range prefixes {
+			q := p + "/"
+			if len(q) > len(done) && strings.HasPrefix(q, done) && !slices.Contains(next, q[len(done)]) {
+				next = append(next, q[len(done)])
+			}
+		}
+		slices.Sort(next)
+		alts = append(alts, "^"+regexp.QuoteMeta(done)+"$")
+		class := ""
+		for _, c := range next {
+			class += regexp.QuoteMeta(string(c))
+		}
+		alts = append(alts, "^"+regexp.QuoteMeta(done)+"[^"+class+"].*$")
+		for _, c := range next {
+			more := done + string(c)
+			whole := false
+			for _, p := range prefixes {
+				whole = whole || more == p+"/"
+			}
+			if !whole {
+				walk(more)
+			}
+		}
 	}
-	p := regexp.QuoteMeta(prefix)
-	alts = append(alts, "^"+p+"$", "^"+p+"[^/].*$")
+	walk("/")
 	return strings.Join(alts, "|")
 }
 
@@ -111,7 +140,8 @@ type runTarget struct {
 }
 
 type rewrite struct {
-	Source      string     `json:"source"`
+	Source      string     `json:"source,omitempty"`
+	Regex       string     `json:"regex,omitempty"`
 	Run         *runTarget `json:"run,omitempty"`
 	Destination string     `json:"destination,omitempty"`
 }
@@ -131,6 +161,13 @@ type File struct {
 		Rules   string `json:"rules"`
 		Indexes string `json:"indexes"`
 	} `json:"firestore"`
+	// Storage names the rules for the Firebase project's default bucket,
+	// deployed only when recordings live there (`firebase deploy --only
+	// storage`): Firebase's client SDKs reach that bucket under these
+	// rules, apart from IAM, and the server needs none of them.
+	Storage struct {
+		Rules string `json:"rules"`
+	} `json:"storage"`
 }
 
 // Firebase returns firebase.json for the service and configuration.
@@ -141,8 +178,10 @@ func Firebase(svc Service, cfg config.Config) ([]byte, error) {
 	for _, p := range Prefixes() {
 		f.Hosting.Rewrites = append(f.Hosting.Rewrites, rewrite{Source: p + "/**", Run: &runTarget{ServiceID: svc.ID, Region: svc.Region}})
 	}
-	// Everything else is the single-page app, whose router decides.
-	f.Hosting.Rewrites = append(f.Hosting.Rewrites, rewrite{Source: "**", Destination: "/index.html"})
+	// Everything else is the single-page app, whose router decides; but not
+	// under /assets, where a file that is not deployed (a chunk an old
+	// page asks for after a deploy) must be Hosting's 404, not index.html.
+	f.Hosting.Rewrites = append(f.Hosting.Rewrites, rewrite{Regex: notUnder(AssetsPrefix), Destination: "/index.html"})
 
 	var page []header
 	for _, h := range httpapi.SecurityHeaders(cfg) {
@@ -150,15 +189,24 @@ func Firebase(svc Service, cfg config.Config) ([]byte, error) {
 	}
 	hsts := httpapi.HSTS()
 	page = append(page, header{hsts.Key, hsts.Value})
+	// Hosting matches header rules against the request path, not the file
+	// a rewrite serves, applies every matching rule in order (the last
+	// one's value wins), and sends max-age=3600 where no rule sets
+	// Cache-Control. So the pages ("/", "/inicio", ...) and files
+	// ("/robots.txt") get no-cache here, as the server's webui package
+	// sends them, and the hashed assets, the next rule, are immutable.
+	// The server's own paths (/api, /lti) are left out of both rules: it
+	// sets every header there itself (no-store, the media's sandboxing
+	// policy, the LTI pages' framing), and Google does not document
+	// whether Hosting's rule would replace a service's value.
+	page = append(page, header{"Cache-Control", "no-cache"})
 	f.Hosting.Headers = []headerRule{
-		{Regex: notUnder(FramedPrefix), Headers: page},
-		// As the server's webui package serves them: Vite puts a content
-		// hash in every asset's name; pages are revalidated.
-		{Source: "/assets/**", Headers: []header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
-		{Source: "**/*.html", Headers: []header{{"Cache-Control", "no-cache"}}},
+		{Regex: notUnder(Prefixes()...), Headers: page},
+		{Source: AssetsPrefix + "/**", Headers: []header{{"Cache-Control", "public, max-age=31536000, immutable"}}},
 	}
 	f.Firestore.Rules = "firestore.rules"
 	f.Firestore.Indexes = "firestore.indexes.json"
+	f.Storage.Rules = "storage.rules"
 
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

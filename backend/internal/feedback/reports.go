@@ -21,6 +21,12 @@ import (
 // the tutor's report.
 const InactiveAfter = 14 * 24 * time.Hour
 
+// ReportWindow is how far back the tutor's report looks: about a semester.
+// Without it every view would list every attempt the group ever had, and
+// on Firestore each listed attempt is a billed read, so the report's cost
+// would grow all year.
+const ReportWindow = 183 * 24 * time.Hour
+
 // CriterionAverage is a criterion's average level over a group's graded or
 // self-assessed attempts.
 type CriterionAverage struct {
@@ -101,7 +107,7 @@ type Names func(emails []string) map[string]string
 // to an attempt (grading, finishing) gives it a new version in the store,
 // which every instance sees in the list, and the roster is read anew.
 func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (GroupReport, error) {
-	list, err := s.store.ListAttempts(ctx, store.AttemptFilter{GroupID: g.ID})
+	list, err := s.store.ListAttempts(ctx, store.AttemptFilter{GroupID: g.ID, Since: s.now().Add(-ReportWindow)})
 	if err != nil {
 		return GroupReport{}, err
 	}
@@ -256,8 +262,16 @@ const contributionsMax = 100000
 // report whose contributions are not in memory yet (after a start).
 const reportReaders = 4
 
+// reportReadTimeout bounds the reading of the contributions a report
+// needs, which goes on when the request that started it is cancelled.
+const reportReadTimeout = 5 * time.Minute
+
 // contributionsOf returns the contributions of the finished attempts of
-// list, reading those not known at their listed version.
+// list, reading those not known at their listed version. Each one read is
+// kept at once, and the reading goes on (up to reportReadTimeout) when ctx
+// is cancelled: after a start, a large group's first report can outlast
+// the request (Firebase Hosting cuts it at 60 s), and its retry then finds
+// what was read instead of starting from nothing.
 func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSummary) (map[string]contribution, error) {
 	out := make(map[string]contribution, len(list))
 	var missing []string
@@ -276,6 +290,7 @@ func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSumm
 	if len(missing) == 0 {
 		return out, nil
 	}
+	readCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportReadTimeout)
 	read := make([]contribution, len(missing))
 	var next atomic.Int64
 	errs := make([]error, reportReaders)
@@ -287,29 +302,44 @@ func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSumm
 				if i >= len(missing) || errs[w] != nil {
 					return
 				}
-				a, err := s.store.GetAttempt(ctx, missing[i])
+				a, err := s.store.GetAttempt(readCtx, missing[i])
 				if err != nil {
 					errs[w] = err
 					return
 				}
 				read[i] = contributionOf(a)
+				s.reports.keep(missing[i], read[i])
 			}
 		})
 	}
-	wg.Wait()
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		cancel()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, ctx.Err() // the readers finish on their own
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s.reports.mu.Lock()
-	defer s.reports.mu.Unlock()
-	if len(s.reports.m)+len(missing) > contributionsMax {
-		clear(s.reports.m)
-	}
 	for i, id := range missing {
-		s.reports.m[id] = read[i]
 		out[id] = read[i]
 	}
 	return out, nil
+}
+
+// keep remembers a contribution, starting over past contributionsMax.
+func (c *contributions) keep(id string, v contribution) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[id]; !ok && len(c.m) >= contributionsMax {
+		clear(c.m)
+	}
+	c.m[id] = v
 }
 
 // ecuador is the product's time zone (UTC-5, no daylight saving), so weeks

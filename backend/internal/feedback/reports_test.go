@@ -2,6 +2,9 @@ package feedback_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,5 +93,99 @@ func TestReportFollowsChangesMadeElsewhere(t *testing.T) {
 	}
 	if r := report(); r.Students != 2 || len(r.Inactive) != 1 || r.Inactive[0].Email != "beto@utpl.edu.ec" || r.Inactive[0].Name != "Beto" {
 		t.Fatalf("roster change: %+v", r)
+	}
+}
+
+// slowAttempts is a store whose attempt reads wait for the test's go.
+type slowAttempts struct {
+	store.Store
+	release chan struct{}
+	started chan struct{}
+	reads   atomic.Int64
+}
+
+func (s *slowAttempts) GetAttempt(ctx context.Context, id string) (domain.Attempt, error) {
+	select {
+	case s.started <- struct{}{}:
+	default:
+	}
+	<-s.release
+	s.reads.Add(1)
+	return s.Store.GetAttempt(ctx, id)
+}
+
+// TestReportKeepsWhatItReadWhenCancelled: a report whose request is
+// cancelled (Hosting's 60 s cut on a fresh instance) goes on reading, and
+// keeps each finished attempt as it is read, so the retry reads none again.
+// Attempts older than the report's window are not listed at all.
+func TestReportKeepsWhatItReadWhenCancelled(t *testing.T) {
+	ctx := context.Background()
+	st := sqlitetest.Open(t)
+	if _, err := catalog.NewService(st, false).ImportDemoBank(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := st.ListCases(ctx, store.CaseFilter{DegreeID: "derecho"})
+	if err != nil || len(cases) == 0 {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	g := domain.Group{ID: "g", Carrera: "derecho", DocenteEmail: "tutor@utpl.edu.ec", Status: domain.GroupActive, CreatedAt: now}
+	if err := st.CreateGroup(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	rubric := domain.DefaultRubric("derecho")
+	for i, age := range []time.Duration{time.Hour, 2 * time.Hour, 3 * time.Hour, feedback.ReportWindow + time.Hour} {
+		u := domain.User{ID: fmt.Sprintf("u%d", i), Mail: fmt.Sprintf("e%d@utpl.edu.ec", i), DisplayName: "E", Role: domain.RoleStudent, CreatedAt: now}
+		if err := st.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		a := domain.NewAttempt(fmt.Sprintf("a%d", i), u, cases[0], domain.DefaultBlueprint("derecho"), rubric, domain.ModeMock, now.Add(-age))
+		a.GroupID, a.TutorEmail = g.ID, g.DocenteEmail
+		if err := st.CreateAttempt(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		a, _ = st.GetAttempt(ctx, a.ID)
+		finished := a.CreatedAt.Add(time.Minute)
+		levels := domain.Levels{}
+		for _, c := range rubric.Criteria {
+			levels[c.ID] = 3
+		}
+		a.Status, a.FinishedAt = domain.AttemptFinished, &finished
+		a.Self = &domain.SelfAssessment{Levels: levels, Score: rubric.Score(levels), At: finished}
+		if err := st.UpdateAttempt(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slow := &slowAttempts{Store: st, release: make(chan struct{}), started: make(chan struct{}, 1)}
+	svc := feedback.NewService(slow)
+
+	reqCtx, cancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := svc.Report(reqCtx, g, nil)
+		errc <- err
+	}()
+	<-slow.started
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled report: %v", err)
+	}
+	close(slow.release)
+	deadline := time.Now().Add(30 * time.Second)
+	for slow.reads.Load() < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled report's reading stopped at %d of 3", slow.reads.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	r, err := svc.Report(ctx, g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Attempts != 3 || r.Finished != 3 {
+		t.Fatalf("report = %+v, want the 3 attempts inside the window", r)
+	}
+	if n := slow.reads.Load(); n != 3 {
+		t.Fatalf("the retry read attempts again: %d reads", n)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -67,8 +66,9 @@ func (a *api) login(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		c.SetCookie(&http.Cookie{Name: a.mfaCookie(), Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
-			Secure: a.secureCookies(), MaxAge: int(auth.MFALoginLifetime / time.Second)})
+		if err := a.setPendingSignIn(c, token, auth.MFALoginLifetime); err != nil {
+			return err
+		}
 		return c.JSON(http.StatusOK, loginResponse{sessionDTO: sessionDTO{}, MFARequired: true})
 	}
 	if err := a.startSession(c, u, auth.MethodPassword); err != nil {
@@ -92,14 +92,13 @@ func (a *api) loginCode(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return err
 	}
-	token := ""
-	if ck, err := c.Cookie(a.mfaCookie()); err == nil {
-		token = ck.Value
-	}
-	u, method, err := a.auth.FinishSecondFactor(c.Request().Context(), token, req.Code)
+	pending := a.pendingSignIn(c)
+	u, method, err := a.auth.FinishSecondFactor(c.Request().Context(), pending, req.Code)
 	if err != nil {
 		var ue *domain.UserError
-		if errors.As(err, &ue) && ue.Code == "mfa_expired" {
+		// Behind Hosting the cookie is the session's too: clear it only
+		// when it held the pending sign-in, never a live session.
+		if errors.As(err, &ue) && ue.Code == "mfa_expired" && pending != "" {
 			a.clearCookie(c, a.mfaCookie(), "/")
 		}
 		return err
@@ -116,8 +115,8 @@ func (a *api) loginCode(c echo.Context) error {
 }
 
 func (a *api) logout(c echo.Context) error {
-	if ck, err := c.Cookie(a.sessionCookie()); err == nil {
-		if err := a.auth.SignOut(c.Request().Context(), ck.Value); err != nil {
+	if token := a.presentedSession(c); token != "" {
+		if err := a.auth.SignOut(c.Request().Context(), token); err != nil {
 			return err
 		}
 	}

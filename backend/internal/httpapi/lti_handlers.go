@@ -252,7 +252,10 @@ func (a *api) ltiJWKS(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	// Revalidated on every fetch: after `lti keys rotate` the new key signs
+	// at once, so a key set kept by a CDN (Firebase Hosting stores a public
+	// answer with a max-age) or a platform would lack its kid.
+	c.Response().Header().Set("Cache-Control", "no-cache")
 	return c.JSON(http.StatusOK, set)
 }
 

@@ -33,7 +33,7 @@ type testServer struct {
 	logs *safebuf.Buffer
 }
 
-func newTestServer(t *testing.T, env map[string]string) *testServer {
+func newTestServer(t *testing.T, env map[string]string, with ...func(*httpapi.Deps)) *testServer {
 	t.Helper()
 	env["DATA_DIR"] = t.TempDir()
 	cfg, err := config.Load(func(k string) (string, bool) { v, ok := env[k]; return v, ok })
@@ -55,7 +55,11 @@ func newTestServer(t *testing.T, env map[string]string) *testServer {
 	log := slog.New(slog.NewTextHandler(io.MultiWriter(logs, t.Output()), nil))
 	ms.SetLogger(log) // as cmd/simulador does: one log for the server, the verifier and the events
 	authSvc.Configure(auth.Options{Log: log, TutorsRequireMicrosoft: cfg.TutorsRequireMicrosoft})
-	h := httpapi.New(httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st), Log: log})
+	deps := httpapi.Deps{Config: cfg, Store: st, Auth: authSvc, Groups: groups.NewService(st), Log: log}
+	for _, f := range with {
+		f(&deps)
+	}
+	h := httpapi.New(deps)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &testServer{Server: srv, auth: authSvc, logs: logs}
@@ -124,9 +128,13 @@ func (b *browser) do(method, path string, body any) apiResponse {
 	return out
 }
 
-func (b *browser) cookie(name string) string {
+func (b *browser) jarURL() *url.URL {
 	u, _ := url.Parse(b.srv.URL + "/api/auth/microsoft")
-	for _, c := range b.client.Jar.Cookies(u) {
+	return u
+}
+
+func (b *browser) cookie(name string) string {
+	for _, c := range b.client.Jar.Cookies(b.jarURL()) {
 		if c.Name == name {
 			return c.Value
 		}

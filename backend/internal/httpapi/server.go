@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
@@ -44,6 +45,9 @@ type Deps struct {
 	Log      *slog.Logger
 	// Now is the clock (tests may replace it); nil means time.Now.
 	Now func() time.Time
+	// Frontend is the built frontend to serve (tests give a directory of
+	// their own); nil means the one embedded in the binary.
+	Frontend fs.FS
 }
 
 type api struct {
@@ -108,8 +112,12 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.GET("/*", echo.WrapHandler(webui.Handler(cfgJSON)))
-	e.HEAD("/*", echo.WrapHandler(webui.Handler(cfgJSON)))
+	ui := webui.Handler(cfgJSON)
+	if d.Frontend != nil {
+		ui = webui.HandlerFS(d.Frontend, cfgJSON)
+	}
+	e.GET("/*", echo.WrapHandler(ui))
+	e.HEAD("/*", echo.WrapHandler(ui))
 
 	// Cross-site state-changing requests (CSRF) are refused before routing;
 	// same-origin requests and safe methods pass.

@@ -32,12 +32,15 @@ const (
 // Behind Firebase Hosting only a cookie named __session reaches the
 // server (Hosting drops every other one), so with FIREBASE_HOSTING=true the
 // session is kept in it, Secure, HttpOnly, host-only and Path=/ as the
-// __Host- prefix would demand, and the Microsoft sign-in's nonce travels in
-// it too, marked with nonceMark, until the sign-in replaces it with a
-// session.
+// __Host- prefix would demand. The Microsoft sign-in's nonce travels in it
+// too, marked with nonceMark, and so does a password sign-in waiting for
+// its second factor, marked with mfaMark, until the sign-in replaces either
+// with a session. A marked value is never looked up as a session, and an
+// unmarked one never as a nonce or a pending sign-in.
 const (
 	firebaseCookie = "__session"
 	nonceMark      = "nonce."
+	mfaMark        = "mfa."
 )
 
 func (a *api) sessionCookie() string {
@@ -61,6 +64,9 @@ func (a *api) nonceCookie() string {
 }
 
 func (a *api) mfaCookie() string {
+	if a.cfg.FirebaseHosting {
+		return firebaseCookie
+	}
 	if a.secureCookies() {
 		return secureMFACookie
 	}
@@ -82,16 +88,11 @@ func (a *api) withActor(next echo.HandlerFunc) echo.HandlerFunc {
 // what follows.
 func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ck, err := c.Cookie(a.sessionCookie())
-		if err != nil || ck.Value == "" || a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, nonceMark) {
-			return next(c) // no session (a nonce is not one)
+		token := a.presentedSession(c)
+		if token == "" {
+			return next(c) // no session (a nonce or a pending sign-in is not one)
 		}
-		// LTI: behind Hosting the login states ride in a __session of
-		// their own under /lti (lti_handlers.go); they are no session.
-		if a.cfg.FirebaseHosting && strings.HasPrefix(ck.Value, ltiStateMark) {
-			return next(c)
-		}
-		u, se, err := a.auth.Sessions().ResolveSession(c.Request().Context(), ck.Value)
+		u, se, err := a.auth.Sessions().ResolveSession(c.Request().Context(), token)
 		switch {
 		case errors.Is(err, domain.ErrUnauthenticated):
 			a.clearCookie(c, a.sessionCookie(), "/")
@@ -102,6 +103,59 @@ func (a *api) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// presentedSession is the session token the browser sent, if any: behind
+// Hosting the shared cookie may instead hold a nonce or a pending sign-in,
+// which are no session.
+func (a *api) presentedSession(c echo.Context) string {
+	ck, err := c.Cookie(a.sessionCookie())
+	if err != nil {
+		return ""
+	}
+	// Behind Hosting, the Microsoft nonce, a sign-in waiting for its code
+	// and (under /lti, lti_handlers.go) the LTI login states ride in
+	// __session too, marked; none of them is a session.
+	if a.cfg.FirebaseHosting && (strings.HasPrefix(ck.Value, nonceMark) || strings.HasPrefix(ck.Value, mfaMark) || strings.HasPrefix(ck.Value, ltiStateMark)) {
+		return ""
+	}
+	return ck.Value
+}
+
+// pendingSignIn is the token of the password sign-in waiting for its
+// second factor, if the browser sent one.
+func (a *api) pendingSignIn(c echo.Context) string {
+	ck, err := c.Cookie(a.mfaCookie())
+	if err != nil {
+		return ""
+	}
+	if a.cfg.FirebaseHosting {
+		token, marked := strings.CutPrefix(ck.Value, mfaMark)
+		if !marked {
+			return ""
+		}
+		return token
+	}
+	return ck.Value
+}
+
+// setPendingSignIn hands the browser the token of a sign-in waiting for
+// its code. Behind Hosting it takes the place of the session cookie, so the
+// session the browser held, if any, is revoked first rather than left
+// alive with no browser to end it (the code step starts a new one anyway).
+func (a *api) setPendingSignIn(c echo.Context, token string, lifetime time.Duration) error {
+	value := token
+	if a.cfg.FirebaseHosting {
+		if old := a.presentedSession(c); old != "" {
+			if err := a.auth.Sessions().Revoke(c.Request().Context(), old); err != nil {
+				return err
+			}
+		}
+		value = mfaMark + token
+	}
+	c.SetCookie(&http.Cookie{Name: a.mfaCookie(), Value: value, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode,
+		Secure: a.secureCookies(), MaxAge: int(lifetime / time.Second)})
+	return nil
 }
 
 func (a *api) setCurrent(c echo.Context, u domain.User, se domain.Session) {
@@ -115,8 +169,8 @@ func (a *api) setCurrent(c echo.Context, u domain.User, se domain.Session) {
 // proved who they are (for the sign-in event).
 func (a *api) startSession(c echo.Context, u domain.User, method string) error {
 	ctx := c.Request().Context()
-	if old, err := c.Cookie(a.sessionCookie()); err == nil {
-		if err := a.auth.Sessions().Revoke(ctx, old.Value); err != nil {
+	if old := a.presentedSession(c); old != "" {
+		if err := a.auth.Sessions().Revoke(ctx, old); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package media
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -50,8 +51,14 @@ const (
 	// parallelRequests bounds the concurrent composes and deletes of one
 	// recording.
 	parallelRequests = 8
-	// probeObject is written and deleted by Check; no key can name it.
-	probeObject = objectPrefix + ".startup-check"
+	// probePrefix starts the objects Check writes and deletes; no key can
+	// name them. Each start writes its own (a random suffix): Cloud
+	// Storage allows about one write a second to one object name, so
+	// instances starting together must not share one.
+	probePrefix = objectPrefix + ".startup-check-"
+	// staleProbe is how old a probe object must be before a start deletes
+	// it as left behind by an instance that stopped mid-check.
+	staleProbe = time.Hour
 )
 
 func (b *Bucket) recordingPrefix(key string) string { return objectPrefix + key + "/" }
@@ -74,7 +81,14 @@ func (b *Bucket) Check(ctx context.Context) error {
 	if _, err := it.Next(); err != nil && !errors.Is(err, iterator.Done) {
 		return checkFailed("list objects", err)
 	}
-	w := bucket.Object(probeObject).NewWriter(ctx)
+	var suffix [8]byte
+	if _, err := rand.Read(suffix[:]); err != nil {
+		return err
+	}
+	probe := probePrefix + hex.EncodeToString(suffix[:])
+	// DoesNotExist makes the write safe to retry, so the library retries
+	// it on a 429 or 503 like any idempotent call.
+	w := bucket.Object(probe).If(storage.Conditions{DoesNotExist: true}).NewWriter(ctx)
 	w.ChunkSize = 0
 	if _, err := io.WriteString(w, "ok"); err != nil {
 		return checkFailed("write a test object", err)
@@ -82,10 +96,27 @@ func (b *Bucket) Check(ctx context.Context) error {
 	if err := w.Close(); err != nil {
 		return checkFailed("write a test object", err)
 	}
-	if err := b.deleteObject(ctx, probeObject); err != nil {
+	if err := b.deleteObject(ctx, probe); err != nil {
 		return checkFailed("delete the test object", err)
 	}
+	b.deleteStaleProbes(ctx, bucket)
 	return nil
+}
+
+// deleteStaleProbes deletes the probe objects of starts that stopped
+// between writing and deleting theirs. Best effort: a probe left now is
+// deleted at a later start.
+func (b *Bucket) deleteStaleProbes(ctx context.Context, bucket *storage.BucketHandle) {
+	it := bucket.Objects(ctx, &storage.Query{Prefix: probePrefix})
+	for {
+		attrs, err := it.Next()
+		if err != nil {
+			return
+		}
+		if time.Since(attrs.Created) > staleProbe {
+			_ = b.deleteObject(ctx, attrs.Name)
+		}
+	}
 }
 
 func checkFailed(step string, err error) error {

@@ -81,6 +81,31 @@ func TestBucketCheck(t *testing.T) {
 	if _, err := handle.Objects(context.Background(), nil).Next(); !errors.Is(err, iterator.Done) {
 		t.Fatalf("objects left after the check: %v", err)
 	}
+	// Instances starting together each write their own probe object, and
+	// a probe another instance is still checking with is left to it.
+	other := handle.Object("recordings/.startup-check-otherinstance").NewWriter(context.Background())
+	if _, err := other.Write([]byte("ok")); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Close(); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 3)
+	for range 3 {
+		go func() { errs <- b.Check(context.Background()) }()
+	}
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatalf("concurrent starts: %v", err)
+		}
+	}
+	it := handle.Objects(context.Background(), nil)
+	if attrs, err := it.Next(); err != nil || attrs.Name != "recordings/.startup-check-otherinstance" {
+		t.Fatalf("after concurrent checks: %v %v", attrs, err)
+	}
+	if attrs, err := it.Next(); !errors.Is(err, iterator.Done) {
+		t.Fatalf("a probe left behind: %v", attrs.Name)
+	}
 	if got := b.String(); got != "bucket gs://grabaciones" {
 		t.Errorf("String() = %q", got)
 	}

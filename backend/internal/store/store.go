@@ -178,8 +178,9 @@ type AttemptFilter struct {
 	GroupID      string
 	Status       domain.AttemptStatus
 	Mode         domain.Mode
-	Ungraded     bool // only attempts without a tutor grade
-	Limit        int  // 0 = no limit
+	Ungraded     bool      // only attempts without a tutor grade
+	Since        time.Time // only attempts started at or after it; zero = all
+	Limit        int       // 0 = no limit
 }
 
 // Attempts persists rehearsals and their recordings.

@@ -29,6 +29,12 @@ func Handler(configJSON []byte) http.Handler {
 	if err != nil {
 		panic(err)
 	}
+	return HandlerFS(sub, configJSON)
+}
+
+// HandlerFS is Handler for the built frontend in files (tests serve one of
+// their own).
+func HandlerFS(sub fs.FS, configJSON []byte) http.Handler {
 	index, err := fs.ReadFile(sub, "index.html")
 	if err != nil {
 		index = []byte(notBuiltPage)

@@ -11,8 +11,8 @@ type WorkerFixtures = { server: ServerHandle }
 /** test runs each worker's server with ALLOW_SHORT_TIMINGS=true (phases of 2 s and up). */
 export const test = base.extend<object, WorkerFixtures>({
   server: [
-    async ({ mediaStore }, use) => {
-      const server = await startServer({ ALLOW_SHORT_TIMINGS: 'true' }, { media: mediaStore })
+    async ({ mediaStore, hosting }, use) => {
+      const server = await startServer({ ALLOW_SHORT_TIMINGS: 'true' }, { media: mediaStore, hosting })
       await use(server)
       await server.stop()
     },

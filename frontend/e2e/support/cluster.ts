@@ -183,6 +183,8 @@ export async function startCluster(store: ClusterStore, extraEnv: Record<string,
   }
   return {
     url,
+    directUrl: url,
+    hosting: false,
     dataDir,
     media: 'bucket',
     env,

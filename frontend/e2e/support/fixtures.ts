@@ -1,16 +1,21 @@
 import { test as base, expect, type Page } from '@playwright/test'
 import { startServer, type MediaStore, type ServerHandle, type TestUser } from './server'
 
-/** Options a Playwright project sets (playwright.config.ts). */
-export type WorkerOptions = { mediaStore: MediaStore }
+/**
+ * Options a Playwright project sets (playwright.config.ts): where recordings
+ * go, and whether the browser reaches the server through the Firebase
+ * Hosting stand-in (bin/hosting-test-proxy).
+ */
+export type WorkerOptions = { mediaStore: MediaStore; hosting: boolean }
 type WorkerFixtures = WorkerOptions & { server: ServerHandle }
 
 // Each worker runs its own server and database; tests create their own users.
 export const test = base.extend<object, WorkerFixtures>({
   mediaStore: ['directory', { scope: 'worker', option: true }],
+  hosting: [false, { scope: 'worker', option: true }],
   server: [
-    async ({ mediaStore }, use) => {
-      const server = await startServer({}, { media: mediaStore })
+    async ({ mediaStore, hosting }, use) => {
+      const server = await startServer({}, { media: mediaStore, hosting })
       await use(server)
       await server.stop()
     },

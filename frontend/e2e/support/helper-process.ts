@@ -7,9 +7,9 @@ import { kill } from './server'
  */
 export type HelperProcess<T> = { ready: T; logs: () => string; stop: () => Promise<void> }
 
-export async function startHelper<T>(binary: string, args: string[]): Promise<HelperProcess<T>> {
+export async function startHelper<T>(binary: string, args: string[], env?: Record<string, string>): Promise<HelperProcess<T>> {
   const name = binary.split('/').pop()
-  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) })
   let stdout = ''
   let stderr = ''
   child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()))

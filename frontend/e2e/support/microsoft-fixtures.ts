@@ -17,8 +17,8 @@ export const test = base.extend<object, { issuer: IssuerHandle; server: ServerHa
     { scope: 'worker' },
   ],
   server: [
-    async ({ issuer }, use) => {
-      const server = await startServer(issuer.serverEnv)
+    async ({ issuer, hosting }, use) => {
+      const server = await startServer(issuer.serverEnv, { hosting })
       await use(server)
       await server.stop()
     },

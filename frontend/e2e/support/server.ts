@@ -1,18 +1,25 @@
 // Starts the real server binary for end-to-end tests: a fresh data
 // directory, a free port, and terminal commands run against the same data.
 // With media 'bucket' the recordings go to a bucket of bin/gcs-test-server
-// (fake Cloud Storage) instead of DATA_DIR/media.
+// (fake Cloud Storage) instead of DATA_DIR/media. With hosting, the browser
+// reaches the server through bin/hosting-test-proxy, which behaves as
+// Firebase Hosting with the repository's firebase.json (only __session
+// passes, Hosting's caching, its 60 s cut), and the server runs as it is
+// deployed behind it (FIREBASE_HOSTING, TRUST_PROXY, PUBLIC_URL).
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { startHelper, type HelperProcess } from './helper-process'
 
 const run = promisify(execFile)
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 export const binary = join(repoRoot, 'bin', 'simulador')
 export const gcsBinary = join(repoRoot, 'bin', 'gcs-test-server')
+export const hostingBinary = join(repoRoot, 'bin', 'hosting-test-proxy')
 
 export type Role = 'estudiante' | 'tutor'
 export type TestUser = { email: string; password: string; role: Role; name: string }
@@ -21,7 +28,11 @@ export type TestUser = { email: string; password: string; role: Role; name: stri
 export type MediaStore = 'directory' | 'bucket'
 
 export type ServerHandle = {
+  /** Where the browser goes: the server, or the Hosting stand-in in front of it. */
   url: string
+  /** The server itself (the same as url without hosting). */
+  directUrl: string
+  hosting: boolean
   dataDir: string
   media: MediaStore
   env: Record<string, string>
@@ -77,10 +88,27 @@ export async function kill(child: ChildProcess, signal: NodeJS.Signals) {
   await exited
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}, opts: { media?: MediaStore } = {}): Promise<ServerHandle> {
+/** A free TCP port on 127.0.0.1 (the proxy's, which the server must know before it starts). */
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      srv.close(() => (typeof addr === 'object' && addr ? resolvePort(addr.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+export async function startServer(
+  extraEnv: Record<string, string> = {},
+  opts: { media?: MediaStore; hosting?: boolean } = {},
+): Promise<ServerHandle> {
   const media = opts.media ?? 'directory'
+  const hosting = opts.hosting ?? false
   const gcs = media === 'bucket' ? await startGcs() : undefined
   const dataDir = mkdtempSync(join(tmpdir(), 'simulador-e2e-'))
+  const siteAddr = hosting ? `127.0.0.1:${await freePort()}` : ''
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/root',
@@ -88,6 +116,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     ADDR: '127.0.0.1:0',
     LOG_LEVEL: 'info',
     ...(gcs ? { MEDIA_BUCKET: gcs.bucket, STORAGE_EMULATOR_HOST: gcs.host } : {}),
+    // As README's deploy command: the server behind Hosting.
+    ...(hosting ? { FIREBASE_HOSTING: 'true', TRUST_PROXY: 'true', PUBLIC_URL: `http://${siteAddr}` } : {}),
     ...extraEnv,
   }
   let output = ''
@@ -99,7 +129,24 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     await gcs?.stop()
     throw e
   }
-  const url = running.url
+  const directUrl = running.url
+  let proxy: HelperProcess<{ url: string }> | undefined
+  if (hosting) {
+    try {
+      // -generate: firebase.json as `make firebase-config` writes it for
+      // this environment (the test issuer's origin in the CSP).
+      proxy = await startHelper<{ url: string }>(
+        hostingBinary,
+        ['-addr', siteAddr, '-config', join(repoRoot, 'firebase.json'), '-generate', '-service', directUrl],
+        env,
+      )
+    } catch (e) {
+      await kill(running.child, 'SIGTERM')
+      await gcs?.stop()
+      throw e
+    }
+  }
+  const url = proxy ? proxy.ready.url : directUrl
   // A server that dies under a test leaves only "connection refused"
   // behind: say so, with the end of its log.
   let expectedExit = false
@@ -132,7 +179,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
     await kill(running.child, 'SIGKILL')
     log('\n--- killed (SIGKILL) ---\n')
     await whileDown?.()
-    running = await launch({ ...env, ADDR: new URL(url).host }, log)
+    running = await launch({ ...env, ADDR: new URL(directUrl).host }, log)
     expectedExit = false
     reportExit(running.child)
   }
@@ -152,11 +199,12 @@ export async function startServer(extraEnv: Record<string, string> = {}, opts: {
   }
   const stop = async () => {
     expectedExit = true
+    await proxy?.stop()
     await kill(running.child, 'SIGTERM')
     await gcs?.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
-  return { url, dataDir, media, env, cli, cliWithInput, createUser, restart, mediaNames, stop, logs: () => output }
+  return { url, directUrl, hosting, dataDir, media, env, cli, cliWithInput, createUser, restart, mediaNames, stop, logs: () => output }
 }
 
 export type GcsHandle = { host: string; bucket: string; stop: () => Promise<void> }

@@ -216,6 +216,10 @@ func (s *Store) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]doma
 	if f.Ungraded {
 		q = q.whereEq("tutorScore", nil)
 	}
+	if !f.Since.IsZero() {
+		// A range on the field the list is ordered by: the same index.
+		q = q.with(cond{"createdAt", ">=", ts(f.Since)})
+	}
 	q = q.orderBy("createdAt", true).orderBy(firestore.DocumentID, false).selecting(summaryFields...)
 	if f.Limit > 0 {
 		q = q.take(f.Limit)

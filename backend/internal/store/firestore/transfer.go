@@ -818,5 +818,5 @@ func listedStudents(d doc, g domain.Group) []domain.GroupStudent {
 			out = append(out, domain.GroupStudent{Email: email, AddedAt: g.CreatedAt})
 		}
 	}
-	return dedupe(out)
+	return store.UniqueStudents(out)
 }

@@ -130,6 +130,10 @@ func (s *DB) ListAttempts(ctx context.Context, f store.AttemptFilter) ([]domain.
 	if f.Ungraded {
 		q += ` AND tutor_score IS NULL`
 	}
+	if !f.Since.IsZero() {
+		q += ` AND created_at >= ?`
+		args = append(args, ms(f.Since))
+	}
 	q += ` ORDER BY created_at DESC, id`
 	if f.Limit > 0 {
 		q += fmt.Sprintf(` LIMIT %d`, f.Limit)

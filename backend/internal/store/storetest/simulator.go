@@ -228,6 +228,9 @@ func testAttempts(t *testing.T, s store.Store) {
 		// is still current (the tutor's report keeps finished ones).
 		t.Fatalf("versions in the list = %d, %d; want 1 (new) and 3 (saved twice)", inGroup[0].Version, inGroup[1].Version)
 	}
+	if recent, err := s.ListAttempts(ctx, store.AttemptFilter{GroupID: "g1", Since: b.CreatedAt}); err != nil || len(recent) != 1 || recent[0].ID != b.ID {
+		t.Fatalf("by group since the second attempt = %+v, %v", recent, err)
+	}
 	if ids, _ := s.RecentCaseIDs(ctx, student.ID, 5); len(ids) != 2 || ids[0] != c.ID {
 		t.Fatalf("recent = %v", ids)
 	}
