@@ -3,8 +3,8 @@ package exams
 import (
 	"cmp"
 	"context"
-	"slices"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
