@@ -248,11 +248,10 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 // second edition was loaded; after the first only, never edited at all.
 func (s *Service) demoUpgradeRule(ctx context.Context) (untouched func(domain.Case) bool, upgrade bool, err error) {
 	if v, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
-		loaded, perr := time.Parse(time.RFC3339, v)
-		if perr != nil {
-			return untouchedDemo, true, nil
+		if loaded, perr := time.Parse(time.RFC3339, v); perr == nil {
+			return func(c domain.Case) bool { return untouchedSince(c, loaded) }, true, nil
 		}
-		return func(c domain.Case) bool { return untouchedSince(c, loaded) }, true, nil
+		return untouchedDemo, true, nil // an unreadable time: only cases never edited
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return nil, false, err
 	}
