@@ -4,7 +4,7 @@ import { test, expect, classroom, signIn, chooseAndStart, finishQuickly, getAtte
 
 test('home, history, result with recordings, deleting a recording, rubric', async ({ page, server }) => {
   test.setTimeout(120_000)
-  const { student, tutorApi } = await classroom(server, {
+  const { student, tutor, tutorApi } = await classroom(server, {
     preparationSec: 60,
     presentationSec: 60,
     questions: 1,
@@ -50,6 +50,13 @@ test('home, history, result with recordings, deleting a recording, rubric', asyn
   await expect(page.getByText('Autoevaluación:').first()).toBeVisible()
   await expect(page.locator('audio')).toHaveCount(3, { timeout: 20_000 })
   await expect(page.getByRole('heading', { name: 'Puntos clave del caso' })).toBeVisible()
+  // A one-question format: the key points speak of question 1 only; the
+  // case's other follow-ups were not asked (every demo case links its three
+  // follow-ups to three different key points).
+  const keyPoints = page.getByRole('heading', { name: 'Puntos clave del caso' }).locator('xpath=following-sibling::ul')
+  await expect(keyPoints.getByText('Responde a la pregunta 1 del tribunal', { exact: true })).toHaveCount(1)
+  await expect(keyPoints.getByText('Responde a una pregunta no formulada en este intento', { exact: true })).toHaveCount(2)
+  await expect(keyPoints).not.toContainText(/pregunta[s]? [23]|preguntas/)
 
   // Delete one recording: it is gone, the score stays.
   await page.getByRole('button', { name: 'Eliminar grabación de Exposición' }).click()
@@ -76,6 +83,19 @@ test('home, history, result with recordings, deleting a recording, rubric', asyn
   await expect(page.getByRole('heading', { name: 'Comentarios del tutor' })).toBeVisible()
   await expect(page.getByText('Cite los artículos exactos.')).toBeVisible()
   await expect(page.getByText('Autoevaluación:').first()).toBeVisible()
+
+  // The tutor's grading view numbers only the question asked.
+  await page.context().clearCookies()
+  await signIn(page, tutor)
+  await page.goto(`/admin/calificar/${id}`)
+  await expect(page.getByRole('heading', { name: 'Preguntas del tribunal' })).toBeVisible()
+  await expect(page.locator('#caso-tribunal + ol > li')).toHaveCount(1)
+  await expect(page.locator('#caso-no-formuladas + ul > li')).toHaveCount(2)
+  const expected = page.locator('#caso-puntos + ul')
+  await expect(expected).toContainText('(Responde a la pregunta 1 del tribunal)')
+  await expect(expected).not.toContainText(/pregunta[s]? [23]|preguntas/)
+  await page.context().clearCookies()
+  await signIn(page, student)
 
   // The rubric guide.
   await page.getByRole('navigation', { name: 'Mis exámenes' }).getByRole('link', { name: 'Rúbrica' }).click()

@@ -92,7 +92,7 @@ func TestInstancesStartingAtOnceSeedOnce(t *testing.T) {
 			if len(cases) < 67 || len(titles) != len(cases) {
 				t.Fatalf("%d demo cases with %d distinct titles after %d simultaneous starts, want each of the demo bank's cases once", len(cases), len(titles), instances)
 			}
-			if _, err := apps[1].store.GetMeta(context.Background(), "demo_bank_v2"); err != nil {
+			if _, err := apps[1].store.GetMeta(context.Background(), "demo_bank_v3"); err != nil {
 				t.Fatal(fmt.Errorf("the demo bank marker: %w", err))
 			}
 		})

@@ -323,3 +323,56 @@ func TestDemoBankSecondEditionUpgradesOnlyUntouchedCases(t *testing.T) {
 		t.Fatalf("second start = %+v, %v", res, err)
 	}
 }
+
+// An installation that loaded the second edition gets the third: a case
+// nobody touched since is replaced, one a tutor edited afterwards or
+// reviewed is kept.
+func TestDemoBankThirdEditionUpgradesCasesUntouchedSinceTheSecond(t *testing.T) {
+	ctx := context.Background()
+	st := sqlitetest.Open(t)
+	cat := catalog.NewService(st, false)
+	loaded := time.Date(2025, 10, 1, 12, 0, 0, 0, time.UTC)
+	second := func(title string, updated time.Time, reviewed bool) domain.Case {
+		c := sampleCase(title, domain.DefaultDifficulty)
+		c.ID, c.Area, c.Demo, c.FollowUpKeyPoints = domain.NewID(), "Procesal", true, nil
+		// A first-edition case replaced during the second edition's load:
+		// created long before, updated a moment after the marker's time.
+		c.CreatedAt, c.UpdatedAt = loaded.AddDate(0, -6, 0), updated
+		if reviewed {
+			c.Review = &domain.CaseReview{By: "tutor@utpl.edu.ec", ByName: "Tutor", At: updated}
+		}
+		if err := st.CreateCase(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	untouched := second("Cobro de un pagaré con un abono no descontado", loaded.Add(800*time.Millisecond), false)
+	edited := second("Cobro de facturas impagas sin título ejecutivo", loaded.Add(48*time.Hour), false)
+	reviewed := second("Archivo de una demanda incompleta y competencia territorial", loaded.Add(time.Second), true)
+	if err := st.SetMeta(ctx, "demo_bank_v2", loaded.Format(time.RFC3339)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cat.ImportDemoBank(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := st.ListCases(ctx, store.CaseFilter{DegreeID: "derecho"})
+	if res.Updated != 1 || res.Created != len(all)-3 {
+		t.Fatalf("upgrade = %+v with %d cases", res, len(all))
+	}
+	got, _ := st.GetCase(ctx, untouched.ID)
+	if !strings.Contains(strings.Join(got.KeyPoints, " "), "CC 1715") || len(got.FollowUpKeyPoints) == 0 {
+		t.Fatalf("untouched case not upgraded: %+v", got)
+	}
+	for _, c := range []domain.Case{edited, reviewed} {
+		if got, _ := st.GetCase(ctx, c.ID); got.Facts != "Hechos." {
+			t.Fatalf("%q was replaced: %+v", c.Title, got)
+		}
+	}
+	if _, err := st.GetMeta(ctx, "demo_bank_v3"); err != nil {
+		t.Fatalf("third edition not recorded: %v", err)
+	}
+	if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
+		t.Fatalf("second start = %+v, %v", res, err)
+	}
+}

@@ -169,21 +169,22 @@ func tooManyRows(max int) error {
 	return importError(ImportProblem{Message: fmt.Sprintf("El archivo tiene más de %d casos; impórtelos en varios archivos.", max)})
 }
 
-// The demo bank's editions, recorded in meta once loaded. The second
-// edition's value is the time it was loaded (RFC 3339), so that a later
-// edition can tell the cases nobody touched since: UpdatedAt not after it.
+// The demo bank's editions, recorded in meta once loaded. The second and
+// third editions' value is the time they were loaded (RFC 3339), so that a
+// later edition can tell the cases nobody touched since.
 const (
 	demoBankFirstEdition  = "demo_bank_v1"
 	demoBankSecondEdition = "demo_bank_v2"
+	demoBankThirdEdition  = "demo_bank_v3"
 )
 
 // ImportDemoBank loads the bundled demo cases once per installation, so a
 // fresh install can be used at once and tutors' later edits are kept. An
-// installation that loaded the first edition gets the second one: its new
-// cases are added, and a first-edition case is replaced (under its new
+// installation that loaded an earlier edition gets the current one: its
+// new cases are added, and an earlier case is replaced (under its new
 // title, if it has one) only while it is untouched: still demo content,
-// never reviewed, never edited (UpdatedAt equal to CreatedAt). Cases a
-// tutor wrote, edited or reviewed are left alone.
+// never reviewed, never edited since it was loaded (see untouchedSince).
+// Cases a tutor wrote, edited or reviewed are left alone.
 //
 // Several instances may start at once on an empty store: the check of the
 // marker, the cases and the marker itself are one transaction, so exactly
@@ -191,15 +192,13 @@ const (
 // (Firestore runs them again and they find the marker; PostgreSQL refuses
 // their first case as a duplicate title) and they load nothing.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
-	if _, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
+	if _, err := s.store.GetMeta(ctx, demoBankThirdEdition); err == nil {
 		return ImportResult{}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
 	}
-	upgrade := false
-	if _, err := s.store.GetMeta(ctx, demoBankFirstEdition); err == nil {
-		upgrade = true
-	} else if !errors.Is(err, domain.ErrNotFound) {
+	untouched, upgrade, err := s.demoUpgradeRule(ctx)
+	if err != nil {
 		return ImportResult{}, err
 	}
 	rows, lines, err := decodeJSON(bytes.NewReader(demo.Derecho), DefaultImportMaxRows)
@@ -219,21 +218,21 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 		case errors.Is(err, domain.ErrNotFound):
 		case err != nil:
 			return ImportResult{}, err
-		case upgrade && untouchedDemo(cur):
+		case upgrade && untouched(cur):
 			replace[len(keep)] = cur.ID
 		default:
 			continue // a tutor's case under that title, or one they changed
 		}
 		keep, keepLines = append(keep, r), append(keepLines, lines[i])
 	}
-	marker := markerSet{key: demoBankSecondEdition, value: s.now().UTC().Format(time.RFC3339)}
+	marker := markerSet{key: demoBankThirdEdition, value: s.now().UTC().Format(time.RFC3339)}
 	if len(keep) == 0 { // every case of the bank is a tutor's now
 		return ImportResult{}, s.store.SetMeta(ctx, marker.key, marker.value)
 	}
 	res, err := s.importRowsReplacing(ctx, keep, keepLines, replace, &marker)
 	if errors.Is(err, domain.ErrConflict) {
 		// Another instance was loading the bank at the same moment.
-		if _, merr := s.store.GetMeta(ctx, demoBankSecondEdition); merr == nil {
+		if _, merr := s.store.GetMeta(ctx, demoBankThirdEdition); merr == nil {
 			return ImportResult{}, nil
 		}
 	}
@@ -243,9 +242,38 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	return res, nil
 }
 
+// demoUpgradeRule says whether an earlier edition is loaded and, if so,
+// which of its cases are still as it shipped them. After the second
+// edition, that is a demo case never reviewed and not edited since the
+// second edition was loaded; after the first only, never edited at all.
+func (s *Service) demoUpgradeRule(ctx context.Context) (untouched func(domain.Case) bool, upgrade bool, err error) {
+	if v, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
+		if loaded, perr := time.Parse(time.RFC3339, v); perr == nil {
+			return func(c domain.Case) bool { return untouchedSince(c, loaded) }, true, nil
+		}
+		return untouchedDemo, true, nil // an unreadable time: only cases never edited
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return nil, false, err
+	}
+	if _, err := s.store.GetMeta(ctx, demoBankFirstEdition); err == nil {
+		return untouchedDemo, true, nil
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return nil, false, err
+	}
+	return untouchedDemo, false, nil
+}
+
 // untouchedDemo: a demo case as the bank shipped it.
 func untouchedDemo(c domain.Case) bool {
 	return c.Demo && c.Review == nil && c.UpdatedAt.Equal(c.CreatedAt)
+}
+
+// untouchedSince: a demo case nobody edited after an edition was loaded
+// at loaded. The load's cases carry the time of their own transaction,
+// a moment after the marker's time (which is also cut to the second), so
+// edits within a minute of the load count as the load itself.
+func untouchedSince(c domain.Case, loaded time.Time) bool {
+	return untouchedDemo(c) || (c.Demo && c.Review == nil && !c.UpdatedAt.After(loaded.Add(time.Minute)))
 }
 
 func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {

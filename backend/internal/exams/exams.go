@@ -140,6 +140,10 @@ type StartRequest struct {
 	// ignores both.
 	Area       string
 	Difficulty domain.Difficulty
+	// Directed asks a training draw to aim at the student's weakest area
+	// and difficulty (see WeakestTarget); Area and Difficulty are then
+	// ignored.
+	Directed bool
 	// Degree is the degree a tutor practises ("" = the default one).
 	Degree string
 }
@@ -184,7 +188,7 @@ func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (d
 		if draw.Recent, err = s.store.RecentCaseIDs(ctx, u.ID, recentCases); err != nil {
 			return domain.Attempt{}, false, err
 		}
-		if c, err = s.catalog.Draw(ctx, draw); err != nil {
+		if c, err = s.draw(ctx, u, mode, req.Directed, draw); err != nil {
 			return domain.Attempt{}, false, err
 		}
 	}
@@ -205,6 +209,20 @@ func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (d
 	}
 	a.Version = 1
 	return a, true, nil
+}
+
+// draw picks the case: a directed training draw aims at the student's
+// weakest area and difficulty, and without results yet draws from the
+// whole bank.
+func (s *Service) draw(ctx context.Context, u domain.User, mode domain.Mode, directed bool, r catalog.DrawRequest) (domain.Case, error) {
+	if !directed || mode != domain.ModeTraining {
+		return s.catalog.Draw(ctx, r)
+	}
+	t, _, err := s.DirectedTarget(ctx, u.ID, r.DegreeID)
+	if err != nil {
+		return domain.Case{}, err
+	}
+	return s.drawDirected(ctx, r.DegreeID, t, r.Recent)
 }
 
 // abandonedMockCase is the case of the user's latest mock exam when that

@@ -1,8 +1,10 @@
 package exams
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -137,6 +139,12 @@ type Progress struct {
 	Recent      []domain.AttemptSummary
 	ByCriterion map[string][]CriterionPoint // criterion id -> levels over time, oldest first
 	Criteria    []domain.Criterion          // names for the chart legend (the current rubric)
+	// ByArea are the results of the finished attempts per area of law,
+	// weakest first.
+	ByArea []AreaResult
+	// Directed is where a directed draw in the student's degree would aim
+	// now (nil without results yet, or outside a group).
+	Directed *Target
 }
 
 // Progress returns the user's figures: counts, last score, trend and levels
@@ -149,6 +157,7 @@ func (s *Service) Progress(ctx context.Context, u domain.User) (Progress, error)
 	p := Progress{Stats: Summarize(all), Recent: all[:min(len(all), 5)], ByCriterion: map[string][]CriterionPoint{}}
 	// Levels per criterion need each attempt's grade; a student has tens of
 	// attempts at most, so reading the finished ones is cheap.
+	var results []AttemptResult
 	for i := len(all) - 1; i >= 0; i-- {
 		if all[i].Status != domain.AttemptFinished {
 			continue
@@ -168,6 +177,18 @@ func (s *Service) Progress(ctx context.Context, u domain.User) (Progress, error)
 			p.ByCriterion[id] = append(p.ByCriterion[id], CriterionPoint{At: at, Level: l})
 		}
 		p.Criteria = a.Rubric.Criteria // the newest attempt's rubric names the legend
+		if r, ok := resultOf(a); ok {
+			results = append(results, r)
+		}
+	}
+	p.ByArea = ByArea(results)
+	slices.SortStableFunc(p.ByArea, func(a, b AreaResult) int { return cmp.Compare(a.Average, b.Average) })
+	if pc, err := s.PracticeContext(ctx, u, ""); err == nil {
+		if t, ok, err := s.DirectedTarget(ctx, u.ID, pc.Degree.ID); err != nil {
+			return p, err
+		} else if ok {
+			p.Directed = &t
+		}
 	}
 	return p, nil
 }

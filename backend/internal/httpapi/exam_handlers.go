@@ -78,6 +78,8 @@ type startRequest struct {
 	Area       string `json:"area"`
 	Difficulty string `json:"difficulty"`
 	Degree     string `json:"degree"`
+	// Directed asks for a "Sorteo dirigido" (training only).
+	Directed bool `json:"directed"`
 }
 
 func (a *api) startAttempt(c echo.Context) error {
@@ -94,7 +96,7 @@ func (a *api) startAttempt(c echo.Context) error {
 		return domain.Invalid("invalid_difficulty", "Elija la dificultad: básico, intermedio o avanzado.")
 	}
 	u, _ := currentUser(c)
-	at, created, err := a.exams.Start(c.Request().Context(), u, exams.StartRequest{Mode: mode, Area: req.Area, Difficulty: difficulty, Degree: req.Degree})
+	at, created, err := a.exams.Start(c.Request().Context(), u, exams.StartRequest{Mode: mode, Area: req.Area, Difficulty: difficulty, Degree: req.Degree, Directed: req.Directed})
 	if err != nil {
 		return err
 	}
@@ -253,6 +255,23 @@ type progressDTO struct {
 	statsDTO
 	Recent      []attemptSummaryDTO  `json:"recent"`
 	ByCriterion []criterionSeriesDTO `json:"byCriterion"`
+	ByArea      []areaResultDTO      `json:"byArea"`
+	// Directed is where a "Sorteo dirigido" would aim now, and why; null
+	// without results yet.
+	Directed *directedDTO `json:"directed"`
+}
+
+type areaResultDTO struct {
+	Area     string  `json:"area"`
+	Attempts int     `json:"attempts"`
+	Average  float64 `json:"average"`
+	Passed   int     `json:"passed"`
+}
+
+type directedDTO struct {
+	Area       string `json:"area"`
+	Difficulty string `json:"difficulty"`
+	Reason     string `json:"reason"`
 }
 
 func (a *api) myProgress(c echo.Context) error {
@@ -261,7 +280,13 @@ func (a *api) myProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	dto := progressDTO{statsDTO: toStatsDTO(p.Stats), Recent: toSummaryDTOs(p.Recent), ByCriterion: []criterionSeriesDTO{}}
+	dto := progressDTO{statsDTO: toStatsDTO(p.Stats), Recent: toSummaryDTOs(p.Recent), ByCriterion: []criterionSeriesDTO{}, ByArea: []areaResultDTO{}}
+	for _, r := range p.ByArea {
+		dto.ByArea = append(dto.ByArea, areaResultDTO{Area: r.Area, Attempts: r.Attempts, Average: r.Average, Passed: r.Passed})
+	}
+	if p.Directed != nil {
+		dto.Directed = &directedDTO{Area: p.Directed.Area, Difficulty: string(p.Directed.Difficulty), Reason: p.Directed.Reason}
+	}
 	for _, cr := range p.Criteria {
 		s := criterionSeriesDTO{ID: cr.ID, Name: cr.Name, Group: cr.Group, Points: []criterionPointDTO{}}
 		for _, pt := range p.ByCriterion[cr.ID] {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -31,32 +32,37 @@ var (
 		"Sucesiones", "Procesal Penal"}
 
 	// unfavorable are the cases whose correct answer goes against the
-	// person consulting, or whose remedy of choice is improper. The bank
-	// needs them so that students do not learn that the client always
-	// wins; docs/demo-cases.md lists them too.
+	// person consulting. The bank needs them so that students do not learn
+	// that the client always wins; docs/demo-cases.md lists them too, with
+	// their count, and TestDerechoDocsListsOutcomes keeps the two equal.
 	unfavorable = []string{
 		"Acción de protección por las multas de un contrato de consultoría con una prefectura",
 		"Acuerdo de procedimiento abreviado en un proceso por robo",
-		"Atropello mortal de un peatón en Santo Domingo",
 		"Coactiva del SRI por impuestos de 2017 y 2019",
 		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
 		"Denuncia de una deportista adolescente contra su entrenador",
-		"Denuncia por calumnia presentada ante la Fiscalía",
 		"Derrame de combustible de una gasolinera en un estero de Machala",
-		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
 		"Estafa o incumplimiento contractual en la construcción de una vivienda",
 		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
 		"Hábeas data contra un reporte crediticio de una deuda pagada",
 		"Motociclista herido por un bache en una vía municipal",
-		"Muerte de una mujer a manos de su expareja en Babahoyo",
-		"Pedido de abandono en un incidente de aumento de pensión alimenticia",
 		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
 		"Recurso de casación para que se valore de nuevo un testimonio",
 		"Suspensión condicional de la pena pedida por una condenada por estafa",
+		"Terminación unilateral de un contrato de obra pública",
 		"Testamento que deja todos los bienes a la vecina que cuidó al causante",
 		"Tratado bilateral de inversiones con arbitraje ante el CIADI",
 		"Venta de participaciones de una compañía limitada a un tercero",
 		"Visto bueno por atrasos reiterados de una operadora de call center",
+	}
+
+	// wrongRemedy are the cases where the person consulting chose an
+	// improper remedy but can still win by the right one. They are not
+	// counted as unfavourable.
+	wrongRemedy = []string{
+		"Atropello mortal de un peatón en Santo Domingo",
+		"Denuncia por calumnia presentada ante la Fiscalía",
+		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
 	}
 
 	caseKeys = []string{
@@ -141,9 +147,14 @@ func TestDerechoCoverage(t *testing.T) {
 	if len(unfavorable) < minUnfavorable {
 		t.Errorf("%d unfavourable cases, want at least %d", len(unfavorable), minUnfavorable)
 	}
-	for _, u := range unfavorable {
+	for _, u := range slices.Concat(unfavorable, wrongRemedy) {
 		if !titles[u] {
-			t.Errorf("unfavourable case %q is not in the bank", u)
+			t.Errorf("unfavourable or wrong-remedy case %q is not in the bank", u)
+		}
+	}
+	for _, u := range unfavorable {
+		if slices.Contains(wrongRemedy, u) {
+			t.Errorf("%q is listed both as unfavourable and as a wrong remedy", u)
 		}
 	}
 	for now, before := range demo.FormerTitles {
@@ -155,6 +166,52 @@ func TestDerechoCoverage(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases; per area %v; per difficulty %v; %d unfavourable", len(cases), perArea, perDifficulty, len(unfavorable))
+}
+
+// TestDerechoDocsListsOutcomes: docs/demo-cases.md states the number of
+// unfavourable and wrong-remedy cases and lists exactly the cases named
+// here, so that the description of the bank cannot drift from it.
+func TestDerechoDocsListsOutcomes(t *testing.T) {
+	doc, err := os.ReadFile("../../../../docs/demo-cases.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct {
+		heading string
+		titles  []string
+	}{{"### Unfavourable cases", unfavorable}, {"### Wrong remedy", wrongRemedy}} {
+		section, ok := docSection(string(doc), l.heading)
+		if !ok {
+			t.Errorf("docs/demo-cases.md has no section %q", l.heading)
+			continue
+		}
+		if want := fmt.Sprintf("%s (%d)", l.heading, len(l.titles)); !strings.HasPrefix(section, want+"\n") {
+			t.Errorf("section heading %q, want %q", strings.SplitN(section, "\n", 2)[0], want)
+		}
+		var listed []string
+		for _, line := range strings.Split(section, "\n") {
+			if title, ok := strings.CutPrefix(line, "- "); ok {
+				listed = append(listed, title)
+			}
+		}
+		if got, want := slices.Sorted(slices.Values(listed)), slices.Sorted(slices.Values(l.titles)); !slices.Equal(got, want) {
+			t.Errorf("%s lists %q, want %q", l.heading, got, want)
+		}
+	}
+}
+
+// docSection is the text from a heading line starting with prefix to the
+// next heading.
+func docSection(doc, prefix string) (string, bool) {
+	i := strings.Index(doc, "\n"+prefix)
+	if i < 0 {
+		return "", false
+	}
+	rest := doc[i+1:]
+	if j := strings.Index(rest[1:], "\n#"); j >= 0 {
+		rest = rest[:j+2]
+	}
+	return rest, true
 }
 
 func TestDerechoTitlesUnique(t *testing.T) {

@@ -10,6 +10,7 @@ import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { formatDateTime } from '@/lib/format'
 import { RecordingsList } from '@/features/attempts/components/RecordingsList'
 import { EvidencePanel } from '@/features/transcripts/components/EvidencePanel'
+import { askedCount } from '@/features/attempts/lib/follow-ups'
 import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
 import { PageState } from '../components/PageState'
@@ -47,7 +48,7 @@ export function GradeAttemptPage() {
             <>
               <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
                 <Card title="Caso">
-                  <CaseDetails c={a.case} />
+                  <CaseDetails c={a.case} asked={askedCount(a.phases)} />
                 </Card>
                 <div className="space-y-6">
                   <Card title="Notas del estudiante">

@@ -9,6 +9,7 @@ import { RecordingsList } from './RecordingsList'
 import { RevealPanel } from './RevealPanel'
 import { RubricTable } from './RubricTable'
 import { ScoreBadge } from './ScoreBadge'
+import { askedCount } from '../lib/follow-ups'
 
 // AttemptResult is an attempt's full record (phase 7): both marks, the
 // rubric levels, time per phase, the case with its key points and legal
@@ -86,7 +87,7 @@ export function AttemptResult({ attempt: a, canDelete }: { attempt: Attempt; can
           <h2 id="comparacion-resultado" className="text-lg font-bold text-brand-800">
             Puntos clave, bases legales y sus notas
           </h2>
-          <RevealPanel c={a.case} notes={a.notes} headingLevel={3} />
+          <RevealPanel c={a.case} notes={a.notes} asked={askedCount(a.phases)} headingLevel={3} />
         </section>
       ) : (
         <Card title="Sus notas">

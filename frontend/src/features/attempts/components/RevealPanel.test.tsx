@@ -48,4 +48,12 @@ describe('RevealPanel', () => {
     expect(items[0]).toHaveTextContent('Responde a la pregunta 1 del tribunal')
     expect(items[1]).toHaveTextContent('Responde a las preguntas 2 y 3 del tribunal')
   })
+
+  it('with a one-question format, never speaks of questions 2 or 3', () => {
+    render(<RevealPanel c={c} notes="" asked={1} />)
+    const items = within(screen.getByRole('heading', { name: 'Puntos clave del caso' }).parentElement!).getAllByRole('listitem')
+    expect(items[0]).toHaveTextContent('Responde a la pregunta 1 del tribunal')
+    expect(items[1]).toHaveTextContent('Responde a una pregunta no formulada en este intento')
+    expect(items[0].parentElement).not.toHaveTextContent(/pregunta[s]? [23]|preguntas/)
+  })
 })

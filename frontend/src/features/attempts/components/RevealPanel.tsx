@@ -1,18 +1,5 @@
 import type { Case, LegalBase } from '@/types/api'
-
-/** The tribunal questions (1-based) a key point answers, by key point index. */
-function answeredBy(c: Case): Map<number, number[]> {
-  const out = new Map<number, number[]>()
-  ;(c.followUpKeyPoints ?? []).forEach((k, i) => {
-    if (k > 0) out.set(k - 1, [...(out.get(k - 1) ?? []), i + 1])
-  })
-  return out
-}
-
-const questionsText = (qs: number[]) =>
-  qs.length === 1
-    ? `Responde a la pregunta ${qs[0]} del tribunal`
-    : `Responde a las preguntas ${qs.slice(0, -1).join(', ')} y ${qs[qs.length - 1]} del tribunal`
+import { keyPointLinkText, keyPointLinks } from '../lib/follow-ups'
 
 /** How a legal base is cited: «COIP, art. 146». */
 export const baseCitation = (b: LegalBase) => `${b.norm}, ${b.label || `art. ${b.article}`}`
@@ -21,10 +8,21 @@ export const baseCitation = (b: LegalBase) => `${b.norm}, ${b.label || `art. ${b
 // the student's own notes, to compare after self-assessing (docs/product.md,
 // "Phases", phase 6). Each legal base links to the official text of its
 // norm, in a new tab, with a one-line description of what the article
-// regulates.
-export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: string; headingLevel?: 2 | 3 }) {
+// regulates. `asked` is how many tribunal questions the attempt asked: a
+// key point speaks only of those, numbered as the student heard them.
+export function RevealPanel({
+  c,
+  notes,
+  asked,
+  headingLevel = 2,
+}: {
+  c: Case
+  notes: string
+  asked?: number
+  headingLevel?: 2 | 3
+}) {
   const H = `h${headingLevel}` as 'h2' | 'h3'
-  const answers = answeredBy(c)
+  const answers = keyPointLinks(c, asked)
   const described = c.legalBases.some((b) => b.note)
   return (
     <div className="grid gap-6 lg:grid-cols-2">
@@ -36,7 +34,7 @@ export function RevealPanel({ c, notes, headingLevel = 2 }: { c: Case; notes: st
               {c.keyPoints.map((k, i) => (
                 <li key={i}>
                   {k}
-                  {answers.has(i) && <span className="block text-sm font-medium text-brand-700">{questionsText(answers.get(i)!)}</span>}
+                  {answers.has(i) && <span className="block text-sm font-medium text-brand-700">{keyPointLinkText(answers.get(i)!)}</span>}
                 </li>
               ))}
             </ul>

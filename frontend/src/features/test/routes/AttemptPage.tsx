@@ -30,6 +30,7 @@ import { NotesPad, notesToShow } from '../components/NotesPad'
 import { PhaseTimeline } from '../components/PhaseTimeline'
 import { RecordingPanel } from '../components/RecordingPanel'
 import { RevealPanel } from '@/features/attempts/components/RevealPanel'
+import { askedCount } from '@/features/attempts/lib/follow-ups'
 import { StickyPhaseBar } from '../components/StickyPhaseBar'
 import { StructureGuide } from '../components/StructureGuide'
 import { UploadStatusLine } from '../components/UploadStatusLine'
@@ -124,7 +125,7 @@ function Finished({ a }: { a: Attempt }) {
             Su autoevaluación: <ScoreBadge score={a.selfAssessment.score} passScore={a.rubric.passScore} />
           </p>
         )}
-        <RevealPanel c={a.case} notes={a.notes} />
+        <RevealPanel c={a.case} notes={a.notes} asked={askedCount(a.phases)} />
       </section>
       <UploadStatusLine queue={queue} />
       <div className="flex flex-wrap gap-3">
