@@ -288,7 +288,9 @@ func TestResetLinkByEmail(t *testing.T) {
 // the issuing tutor's active group, the issuer still a tutor.
 func TestS301AResetLinkNeverGivesATutorTheStudentsAccount(t *testing.T) {
 	ctx := context.Background()
-	use := func(f *accountFixture, token string) error { return f.s.UseReset(ctx, token, "clave-nueva-del-tutor-9", "192.0.2.9") }
+	use := func(f *accountFixture, token string) error {
+		return f.s.UseReset(ctx, token, "clave-nueva-del-tutor-9", "192.0.2.9")
+	}
 
 	t.Run("a Microsoft-only student", func(t *testing.T) {
 		f := newAccountFixture(t)

@@ -229,7 +229,7 @@ func withMail(t *testing.T) (*env, *smtptest.Server) {
 // mailedResetToken is the token of the reset link in the n-th message.
 func mailedResetToken(t *testing.T, srv *smtptest.Server, n int) string {
 	t.Helper()
-	text := strings.ReplaceAll(string(srv.Wait(t, n).Data), "=\r\n", "")
+	text := strings.NewReplacer("=\r\n", "", "=3D", "=").Replace(string(srv.Wait(t, n).Data)) // quoted-printable
 	m := regexp.MustCompile(`/login#restablecer=([A-Za-z0-9_-]{43})`).FindStringSubmatch(text)
 	if m == nil {
 		t.Fatalf("no link in:\n%s", text)

@@ -18,8 +18,8 @@ import (
 	"mime/quotedprintable"
 	"net"
 	"net/mail"
-	"net/textproto"
 	"net/smtp"
+	"net/textproto"
 	"strings"
 	"time"
 
