@@ -148,31 +148,69 @@ func TestSessionsAreListedAndEndedByID(t *testing.T) {
 	}
 }
 
+// withMail gives the fixture's service a real SMTP conversation with a
+// test server, and returns it.
+func (f *accountFixture) withMail(t *testing.T) *smtptest.Server {
+	t.Helper()
+	srv := smtptest.Start(t, smtptest.Options{})
+	m := mailer.NewSMTP(config.Mail{Host: srv.Host, Port: srv.Port, From: "Simulador <no-reply@utpl.edu.ec>"})
+	m.TLS = &tls.Config{RootCAs: srv.RootCAs}
+	f.s.Configure(Options{Log: f.s.log, Mailer: m, PublicURL: "https://simulador.utpl.edu.ec/"})
+	return srv
+}
+
+// mailText is the decoded text of the n-th message srv received.
+func mailText(t *testing.T, srv *smtptest.Server, n int) (smtptest.Received, string) {
+	t.Helper()
+	got := srv.Wait(t, n)
+	msg, err := mail.ReadMessage(bytes.NewReader(got.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(msg.Body)
+	text, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+	return got, string(text)
+}
+
+// mailedToken is the reset token of the n-th message srv received.
+func mailedToken(t *testing.T, srv *smtptest.Server, n int) string {
+	t.Helper()
+	_, body := mailText(t, srv, n)
+	const prefix = "https://simulador.utpl.edu.ec/login#restablecer="
+	i := strings.Index(body, prefix)
+	if i < 0 {
+		t.Fatalf("no link in:\n%s", body)
+	}
+	return strings.Fields(body[i+len(prefix):])[0]
+}
+
 func TestResetLinkWorksOnceForAnHour(t *testing.T) {
 	f := newAccountFixture(t)
+	srv := f.withMail(t)
 	ctx := context.Background()
 	token, _ := f.signIn(t, f.member)
 
 	for _, id := range []string{f.out.ID, f.tutor.ID, "no-such-user"} {
-		if _, err := f.s.IssueReset(ctx, f.tutor, id, false); !errors.Is(err, domain.ErrNotFound) {
+		if _, err := f.s.IssueReset(ctx, f.tutor, id); !errors.Is(err, domain.ErrNotFound) {
 			t.Fatalf("reset for %s, not in the group: %v", id, err)
 		}
 	}
-	link, err := f.s.IssueReset(ctx, f.tutor, f.member.ID, false)
-	if err != nil || len(link.Token) < 40 || !link.ExpiresAt.Equal(f.clock.Add(time.Hour)) || link.Emailed {
+	link, err := f.s.IssueReset(ctx, f.tutor, f.member.ID)
+	if err != nil || !link.ExpiresAt.Equal(f.clock.Add(time.Hour)) || !link.Emailed {
 		t.Fatalf("IssueReset = %+v, %v", link, err)
 	}
-	if _, err := f.s.store.GetToken(ctx, link.Token); !errors.Is(err, domain.ErrNotFound) {
+	raw := mailedToken(t, srv, 1)
+	if _, err := f.s.store.GetToken(ctx, raw); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatal("the raw token is stored; only its hash may be")
 	}
-	if err := f.s.UseReset(ctx, link.Token, "123", "192.0.2.9"); errorCode(err) != "weak_password" {
+	if err := f.s.UseReset(ctx, raw, "123", "192.0.2.9"); errorCode(err) != "weak_password" {
 		t.Fatalf("weak password: %v", err)
 	}
 	// Two uses at once: one sets the password, the other finds it used.
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, pw := range []string{"primera-clave-larga-1", "segunda-clave-larga-2"} {
-		wg.Go(func() { errs[i] = f.s.UseReset(ctx, link.Token, pw, "192.0.2.9") })
+		wg.Go(func() { errs[i] = f.s.UseReset(ctx, raw, pw, "192.0.2.9") })
 	}
 	wg.Wait()
 	if (errs[0] == nil) == (errs[1] == nil) || errorCode(errors.Join(errs[0], errs[1])) != "reset_link_used" {
@@ -181,31 +219,42 @@ func TestResetLinkWorksOnceForAnHour(t *testing.T) {
 	if _, err := f.s.Sessions().Resolve(ctx, token); !errors.Is(err, domain.ErrUnauthenticated) {
 		t.Fatalf("the student's session survived the reset: %v", err)
 	}
-	if err := f.s.UseReset(ctx, link.Token, "tercera-clave-larga-3", "192.0.2.9"); errorCode(err) != "reset_link_used" {
+	if err := f.s.UseReset(ctx, raw, "tercera-clave-larga-3", "192.0.2.9"); errorCode(err) != "reset_link_used" {
 		t.Fatalf("a third use: %v", err)
+	}
+	// The student is told of the change at their own address.
+	if got, body := mailText(t, srv, 2); got.To[0] != f.member.Mail || !strings.Contains(body, "nueva contraseña") {
+		t.Fatalf("notice to %v:\n%s", got.To, body)
 	}
 
 	// A new link replaces the old; it ends after an hour.
-	first, _ := f.s.IssueReset(ctx, f.tutor, f.member.ID, false)
-	second, _ := f.s.IssueReset(ctx, f.tutor, f.member.ID, false)
-	if err := f.s.UseReset(ctx, first.Token, "cuarta-clave-larga-4", "192.0.2.9"); errorCode(err) != "reset_link_invalid" {
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
+		t.Fatal(err)
+	}
+	first := mailedToken(t, srv, 3)
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
+		t.Fatal(err)
+	}
+	second := mailedToken(t, srv, 4)
+	if err := f.s.UseReset(ctx, first, "cuarta-clave-larga-4", "192.0.2.9"); errorCode(err) != "reset_link_invalid" {
 		t.Fatalf("a replaced link: %v", err)
 	}
 	f.clock = f.clock.Add(time.Hour)
-	if err := f.s.UseReset(ctx, second.Token, "cuarta-clave-larga-4", "192.0.2.9"); errorCode(err) != "reset_link_expired" {
+	if err := f.s.UseReset(ctx, second, "cuarta-clave-larga-4", "192.0.2.9"); errorCode(err) != "reset_link_expired" {
 		t.Fatalf("a link an hour old: %v", err)
 	}
 }
 
 func TestResetIssuanceIsRateLimited(t *testing.T) {
 	f := newAccountFixture(t)
+	f.withMail(t)
 	ctx := context.Background()
 	for i := range limitResetIssueStudent.max {
-		if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID, false); err != nil {
+		if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
 			t.Fatalf("link %d: %v", i+1, err)
 		}
 	}
-	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID, false); errorCode(err) != CodeRateLimited {
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); errorCode(err) != CodeRateLimited {
 		t.Fatalf("one link too many for a student: %v", err)
 	}
 }
@@ -215,37 +264,108 @@ func TestResetIssuanceIsRateLimited(t *testing.T) {
 func TestResetLinkByEmail(t *testing.T) {
 	f := newAccountFixture(t)
 	ctx := context.Background()
-	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID, true); errorCode(err) != "mail_not_configured" {
-		t.Fatalf("e-mail without mail configured: %v", err)
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); errorCode(err) != "mail_not_configured" {
+		t.Fatalf("a link without mail configured: %v", err)
 	}
-	srv := smtptest.Start(t, smtptest.Options{})
-	m := mailer.NewSMTP(config.Mail{Host: srv.Host, Port: srv.Port, From: "Simulador <no-reply@utpl.edu.ec>"})
-	m.TLS = &tls.Config{RootCAs: srv.RootCAs}
-	f.s.Configure(Options{Log: f.s.log, Mailer: m, PublicURL: "https://simulador.utpl.edu.ec/"})
-
-	link, err := f.s.IssueReset(ctx, f.tutor, f.member.ID, true)
-	if err != nil || link.Token != "" || !link.Emailed {
+	srv := f.withMail(t)
+	link, err := f.s.IssueReset(ctx, f.tutor, f.member.ID)
+	if err != nil || !link.Emailed {
 		t.Fatalf("IssueReset by e-mail = %+v, %v", link, err)
 	}
-	got := srv.Wait(t, 1)
-	msg, err := mail.ReadMessage(bytes.NewReader(got.Data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(msg.Body)
-	text, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
-	body := string(text)
+	got, body := mailText(t, srv, 1)
 	if got.To[0] != f.member.Mail || !got.TLS || !strings.Contains(body, "Hola, Ana:") || !strings.Contains(body, "Tania Tutora") ||
 		!strings.Contains(body, "una hora") {
 		t.Fatalf("message to %v over TLS=%v:\n%s", got.To, got.TLS, body)
 	}
-	i := strings.Index(body, "https://simulador.utpl.edu.ec/login#restablecer=")
-	if i < 0 {
-		t.Fatalf("no link in:\n%s", body)
-	}
-	token := strings.Fields(body[i+len("https://simulador.utpl.edu.ec/login#restablecer="):])[0]
-	if err := f.s.UseReset(ctx, token, "nueva-clave-larga-5", "192.0.2.9"); err != nil {
+	if err := f.s.UseReset(ctx, mailedToken(t, srv, 1), "nueva-clave-larga-5", "192.0.2.9"); err != nil {
 		t.Fatalf("the e-mailed link: %v", err)
+	}
+}
+
+// S3-01: a tutor never holds a way into a student's account. The link goes
+// only to the student's address; a Microsoft-only student gets no password
+// this way; and at use the link is checked again: still a student, still in
+// the issuing tutor's active group, the issuer still a tutor.
+func TestS301AResetLinkNeverGivesATutorTheStudentsAccount(t *testing.T) {
+	ctx := context.Background()
+	use := func(f *accountFixture, token string) error {
+		return f.s.UseReset(ctx, token, "clave-nueva-del-tutor-9", "192.0.2.9")
+	}
+
+	t.Run("a Microsoft-only student", func(t *testing.T) {
+		f := newAccountFixture(t)
+		f.withMail(t)
+		if err := f.s.store.SetPasswordHash(ctx, f.member.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); errorCode(err) != "no_local_password" {
+			t.Fatalf("a link for an account without a password: %v", err)
+		}
+	})
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, f *accountFixture)
+	}{
+		{"the student left the group", func(t *testing.T, f *accountFixture) {
+			g, err := f.s.store.ActiveGroupByTutor(ctx, f.tutor.Mail)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.s.store.RemoveGroupStudent(ctx, g.ID, f.member.Mail); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the student became a tutor", func(t *testing.T, f *accountFixture) {
+			if _, err := f.s.SetRole(ctx, f.member.Mail, domain.RoleTutor); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the issuer is no longer a tutor", func(t *testing.T, f *accountFixture) {
+			if _, err := f.s.SetRole(ctx, f.tutor.Mail, domain.RoleStudent); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"the account lost its password", func(t *testing.T, f *accountFixture) {
+			if err := f.s.store.SetPasswordHash(ctx, f.member.ID, ""); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newAccountFixture(t)
+			srv := f.withMail(t)
+			if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
+				t.Fatal(err)
+			}
+			token := mailedToken(t, srv, 1)
+			tc.change(t, f)
+			if err := use(f, token); errorCode(err) != "reset_link_invalid" {
+				t.Fatalf("use after the change: %v", err)
+			}
+			if _, err := f.s.LoginPassword(ctx, f.member.Mail, "clave-nueva-del-tutor-9", "192.0.2.1"); err == nil {
+				t.Fatal("the password chosen through the link signs in")
+			}
+		})
+	}
+}
+
+// S3-06: junk tokens sent from a shared address do not block a real link
+// used there; only failures count.
+func TestS306JunkResetTokensDoNotBlockARealLink(t *testing.T) {
+	f := newAccountFixture(t)
+	srv := f.withMail(t)
+	ctx := context.Background()
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
+		t.Fatal(err)
+	}
+	for range limitResetUse.max + 5 {
+		_ = f.s.UseReset(ctx, "basura-basura-basura-basura-basura-basura-12", "clave-nueva-larga-7", "192.0.2.77")
+	}
+	if err := f.s.UseReset(ctx, "basura", "clave-nueva-larga-7", "192.0.2.77"); errorCode(err) != CodeRateLimited {
+		t.Fatalf("junk past the allowance: %v", err)
+	}
+	if err := f.s.UseReset(ctx, mailedToken(t, srv, 1), "clave-nueva-larga-7", "192.0.2.77"); err != nil {
+		t.Fatalf("the student's real link from the same address: %v", err)
 	}
 }
 

@@ -42,6 +42,9 @@ type MicrosoftClaims struct {
 	// none), and EmailSource the claim it came from; set by Verify.
 	VerifiedEmail string `json:"-"`
 	EmailSource   string `json:"-"`
+	// EmailLinks says VerifiedEmail may link the account to an existing
+	// profile (a user name); an email claim may only name a new one.
+	EmailLinks bool `json:"-"`
 }
 
 // flexBool reads a claim sent as true or "true" (Entra's optional
@@ -174,33 +177,41 @@ func (v *MicrosoftVerifier) Verify(ctx context.Context, raw, nonce string) (Micr
 	if c.ObjectID == "" {
 		return c, errors.New("token without oid")
 	}
-	c.VerifiedEmail, c.EmailSource = v.verifiedEmail(c)
+	c.VerifiedEmail, c.EmailSource, c.EmailLinks = v.verifiedEmail(c)
 	return c, nil
 }
 
-// verifiedEmail picks the address the tenant vouches for. Entra's email
-// claim is the directory's mail attribute, which an administrator (or a
-// guest's home tenant) may set to any address, so it counts only with
-// xms_edov true. Otherwise the user name (preferred_username, or upn)
-// counts when its domain is one of MS_EMAIL_DOMAINS: a user name is unique
-// in the tenant and its domain must be one the tenant verified. A guest's
-// user name (…#EXT#@…) never counts.
-func (v *MicrosoftVerifier) verifiedEmail(c MicrosoftClaims) (email, source string) {
-	if e := domain.NormalizeEmail(c.Email); bool(c.EmailVerified) && domain.ValidEmail(e) {
-		return e, "email+xms_edov"
-	}
+// verifiedEmail picks the address the tenant vouches for, and says
+// whether it may link the account to a profile that already exists.
+//
+// The user name (preferred_username, or upn) comes first: it is unique in
+// the tenant, it is what the person signs in with, and its domain must be
+// one the tenant verified; it counts when that domain is one of
+// MS_EMAIL_DOMAINS. A guest's user name (…#EXT#@…) never counts.
+//
+// Entra's email claim is the directory's mail attribute, which an
+// administrator (or a guest's home tenant) may set to any address. Even
+// with xms_edov true it only says the tenant owns the address's domain,
+// not that this account owns the mailbox. So it never names an address in
+// MS_EMAIL_DOMAINS (those come from the user name alone), and it may only
+// name a new profile, never link an existing one (linkable false).
+func (v *MicrosoftVerifier) verifiedEmail(c MicrosoftClaims) (email, source string, linkable bool) {
 	for _, cand := range []struct{ value, claim string }{{c.PreferredUsername, "preferred_username"}, {c.UPN, "upn"}} {
 		e := domain.NormalizeEmail(cand.value)
 		if !domain.ValidEmail(e) || strings.Contains(e, "#ext#") {
 			continue
 		}
-		domainPart := e[strings.LastIndexByte(e, '@')+1:]
-		if slices.Contains(v.cfg.EmailDomains, domainPart) {
-			return e, cand.claim
+		if slices.Contains(v.cfg.EmailDomains, emailDomain(e)) {
+			return e, cand.claim, true
 		}
 	}
-	return "", ""
+	if e := domain.NormalizeEmail(c.Email); bool(c.EmailVerified) && domain.ValidEmail(e) && !slices.Contains(v.cfg.EmailDomains, emailDomain(e)) {
+		return e, "email+xms_edov", false
+	}
+	return "", "", false
 }
+
+func emailDomain(e string) string { return e[strings.LastIndexByte(e, '@')+1:] }
 
 func newNonce() (string, error) {
 	b := make([]byte, 24)

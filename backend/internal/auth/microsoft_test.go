@@ -93,7 +93,11 @@ func TestMicrosoftVerifiedEmail(t *testing.T) {
 	}{
 		{"user name in a verified domain", oidctest.User{PreferredUsername: "Luis@UTPL.edu.ec"}, "luis@utpl.edu.ec", "preferred_username"},
 		{"email claim without xms_edov, user name elsewhere", oidctest.User{Email: "tutora@utpl.edu.ec", PreferredUsername: "intruso@contoso.com"}, "", ""},
-		{"email claim with xms_edov", oidctest.User{Email: "Tutora@utpl.edu.ec", PreferredUsername: "x@contoso.com", EmailVerified: true}, "tutora@utpl.edu.ec", "email+xms_edov"},
+		// S3-05: xms_edov vouches for the domain, not the mailbox, so a
+		// university address comes from the user name alone.
+		{"email claim with xms_edov in a university domain", oidctest.User{Email: "Tutora@utpl.edu.ec", PreferredUsername: "x@contoso.com", EmailVerified: true}, "", ""},
+		{"email claim with xms_edov in another domain", oidctest.User{Email: "Ana@Partner.org", PreferredUsername: "x@contoso.com", EmailVerified: true}, "ana@partner.org", "email+xms_edov"},
+		{"the user name wins over the mail attribute", oidctest.User{Email: "tutora@utpl.edu.ec", PreferredUsername: "mallory@utpl.edu.ec", EmailVerified: true}, "mallory@utpl.edu.ec", "preferred_username"},
 		{"upn in a verified domain", oidctest.User{PreferredUsername: "alias", UPN: "ana.perez@utpl.edu.ec"}, "ana.perez@utpl.edu.ec", "upn"},
 		{"a guest's user name", oidctest.User{Email: "ana@gmail.com", PreferredUsername: "ana_gmail.com#EXT#@utpl.edu.ec"}, "", ""},
 		{"a subdomain that is not listed", oidctest.User{PreferredUsername: "ana@alumnos.utpl.edu.ec"}, "", ""},

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,21 +26,22 @@ const ResetLifetime = time.Hour
 // ResetPath is the page a reset link opens, before the token.
 const ResetPath = "/login#restablecer="
 
-// ResetLink is an issued reset: the token when the tutor is to pass the
-// link on, or only the fact that it was e-mailed.
+// ResetLink is an issued reset: it went to the student's address, and
+// nobody else sees the token (not the tutor who asked for it).
 type ResetLink struct {
-	Token     string // "" when e-mailed
 	ExpiresAt time.Time
 	Emailed   bool
 }
 
 var errStudentNotFound = domain.NotFound("student_not_found", "El estudiante no existe o no está en su grupo activo.")
 
-// IssueReset issues a reset link for a student of the tutor's active
+// IssueReset e-mails a reset link to a student of the tutor's active
 // group; any other user is not found (their existence is not revealed).
-// With byEmail the link goes to the student's address and is not
-// returned. A new link replaces the student's earlier ones.
-func (s *Service) IssueReset(ctx context.Context, tutor domain.User, studentID string, byEmail bool) (ResetLink, error) {
+// The link goes only to the student's own address: a tutor who could read
+// it could choose the student's password and sign in as them. A student
+// without a local password (Microsoft only) gets none this way. A new link
+// replaces the student's earlier ones.
+func (s *Service) IssueReset(ctx context.Context, tutor domain.User, studentID string) (ResetLink, error) {
 	student, err := s.store.GetUser(ctx, studentID)
 	if errors.Is(err, domain.ErrNotFound) {
 		return ResetLink{}, errStudentNotFound
@@ -57,9 +59,15 @@ func (s *Service) IssueReset(ctx context.Context, tutor domain.User, studentID s
 	if student.Role != domain.RoleStudent || !group.HasStudent(student.Mail) {
 		return ResetLink{}, domain.Hide(errStudentNotFound)
 	}
-	if byEmail && s.mailer == nil {
+	if s.mailer == nil {
 		return ResetLink{}, domain.Conflict("mail_not_configured",
-			"El envío de correos no está configurado en este servidor. Copie el enlace y entrégueselo al estudiante.")
+			"El envío de correos no está configurado en este servidor, y el enlace solo puede enviarse al correo del estudiante. Pida al administrador que restablezca la contraseña.")
+	}
+	if stored, err := s.store.PasswordHash(ctx, student.ID); err != nil {
+		return ResetLink{}, err
+	} else if stored == "" {
+		return ResetLink{}, domain.Conflict("no_local_password",
+			"Este estudiante ingresa con su cuenta institucional (Microsoft) y no tiene una contraseña del simulador que restablecer.")
 	}
 	if err := s.check(ctx, limitResetIssue, tutor.ID); err != nil {
 		return ResetLink{}, err
@@ -83,20 +91,17 @@ func (s *Service) IssueReset(ctx context.Context, tutor domain.User, studentID s
 	if err != nil {
 		return ResetLink{}, err
 	}
-	delivery := "link"
-	if byEmail {
-		delivery = "email"
-		if err := s.mailer.Send(ctx, resetMessage(student, tutor, s.publicURL+ResetPath+token)); err != nil {
-			// Nobody has this token: drop it.
-			_ = s.store.DeleteUserTokens(context.WithoutCancel(ctx), student.ID, domain.TokenPasswordReset)
-			s.log.Warn("reset link not sent", "targetUserId", student.ID, "err", err)
-			return ResetLink{}, &domain.UserError{Kind: domain.ErrUnavailable, Code: "mail_failed",
-				Message: "No se pudo enviar el correo. Intente de nuevo o copie el enlace y entrégueselo al estudiante."}
-		}
-		token = ""
+	if err := s.mailer.Send(ctx, resetMessage(student, tutor, s.publicURL+ResetPath+token)); err != nil {
+		// Nobody has this token: drop it.
+		_ = s.store.DeleteUserTokens(context.WithoutCancel(ctx), student.ID, domain.TokenPasswordReset)
+		// The SMTP server's reply often quotes the recipient's address:
+		// only its code is logged.
+		s.log.Warn("reset link not sent", "targetUserId", student.ID, "smtpCode", mail.ReplyCode(err))
+		return ResetLink{}, &domain.UserError{Kind: domain.ErrUnavailable, Code: "mail_failed",
+			Message: "No se pudo enviar el correo. Intente de nuevo más tarde."}
 	}
-	audit.Info(ctx, s.log, "auth.password.reset_issued", slog.String("targetUserId", student.ID), slog.String("delivery", delivery))
-	return ResetLink{Token: token, ExpiresAt: t.ExpiresAt, Emailed: byEmail}, nil
+	audit.Info(ctx, s.log, "auth.password.reset_issued", slog.String("targetUserId", student.ID), slog.String("delivery", "email"))
+	return ResetLink{ExpiresAt: t.ExpiresAt, Emailed: true}, nil
 }
 
 func resetMessage(student, tutor domain.User, link string) mail.Message {
@@ -134,11 +139,15 @@ var (
 // of the student ends. A password the rules refuse leaves the link
 // usable. ip is the client's address (attempts are limited per address).
 func (s *Service) UseReset(ctx context.Context, token, password, ip string) error {
-	if err := s.check(ctx, limitResetUse, ip); err != nil {
-		return err
-	}
 	fail := func(err error, reason, userID string) error {
 		audit.Info(ctx, s.log, "auth.password.reset_failure", slog.String("reason", reason), slog.String("targetUserId", userID))
+		// Only failures count against the address: a junk token sent
+		// from a shared address must not block a real link used there
+		// (a token is 256 random bits, so guessing is not the concern;
+		// the count bounds the work a caller makes the store do).
+		if limited := s.check(ctx, limitResetUse, ip); limited != nil {
+			return limited
+		}
 		return err
 	}
 	if token == "" || len(token) > 128 {
@@ -177,7 +186,16 @@ func (s *Service) UseReset(ctx context.Context, token, password, ip string) erro
 	if err != nil {
 		return err
 	}
+	revoked := false
 	err = s.store.InTx(ctx, func(tx store.Store) error {
+		revoked = false // fn may run again (see store.Store.InTx)
+		// What made the link right when it was issued must still hold:
+		// a student of the issuing tutor's active group, with a local
+		// password; a link outlives none of that.
+		if ok, err := resetStillAllowed(ctx, tx, t); err != nil || !ok {
+			revoked = !ok
+			return err
+		}
 		// The link is used in the transaction that sets the password: of
 		// two racing uses, one commits and the other finds it used.
 		if err := tx.UseToken(ctx, t.Hash, s.now().UTC()); err != nil {
@@ -186,16 +204,73 @@ func (s *Service) UseReset(ctx context.Context, token, password, ip string) erro
 		if err := tx.SetPasswordHash(ctx, u.ID, hash); err != nil {
 			return err
 		}
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
+			return err
+		}
 		return tx.DeleteUserSessions(ctx, u.ID)
 	})
 	s.sessions.forgetUser(u.ID)
-	if errors.Is(err, domain.ErrConflict) {
+	switch {
+	case errors.Is(err, domain.ErrConflict):
 		return fail(errResetUsed, "used", u.ID)
-	}
-	if err != nil {
+	case err != nil:
 		return err
+	case revoked:
+		return fail(errResetInvalid, "revoked", u.ID)
 	}
 	audit.Info(ctx, s.log, "auth.password.reset_used", slog.String("targetUserId", u.ID), slog.String("issuedBy", t.IssuedBy),
 		slog.String("sessionsEnded", "all"))
+	if s.mailer != nil {
+		// The student hears of the change at their own address, so a
+		// change they did not make does not go unnoticed.
+		if err := s.mailer.Send(context.WithoutCancel(ctx), resetUsedMessage(u)); err != nil {
+			s.log.Warn("reset notice not sent", "targetUserId", u.ID, "smtpCode", mail.ReplyCode(err))
+		}
+	}
 	return nil
+}
+
+// resetStillAllowed checks, at use, what IssueReset checked: the user is a
+// student with a local password, the issuer is a tutor, and the student is
+// in that tutor's active group.
+func resetStillAllowed(ctx context.Context, tx store.Store, t domain.OneTimeToken) (bool, error) {
+	student, err := tx.GetUser(ctx, t.UserID)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	tutor, err := tx.GetUser(ctx, t.IssuedBy)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if student.Role != domain.RoleStudent || !tutor.IsTutor() {
+		return false, nil
+	}
+	if stored, err := tx.PasswordHash(ctx, student.ID); err != nil || stored == "" {
+		return false, err
+	}
+	group, err := tx.ActiveGroupByTutor(ctx, tutor.Mail)
+	if errors.Is(err, domain.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	return group.HasStudent(student.Mail), nil
+}
+
+func resetUsedMessage(u domain.User) mail.Message {
+	greeting := "Hola:"
+	if name := cmp.Or(u.GivenName, u.DisplayName); name != "" {
+		greeting = fmt.Sprintf("Hola, %s:", name)
+	}
+	return mail.Message{
+		To:      u.Mail,
+		Subject: "Su contraseña del Simulador del Examen Complexivo cambió",
+		Text: greeting + "\n\nSe eligió una nueva contraseña para su cuenta del Simulador del Examen Complexivo Oral " +
+			"con un enlace de restablecimiento, y se cerraron sus sesiones abiertas.\n\n" +
+			"Si no fue usted, avise a su tutor(a) de inmediato.\n",
+	}
 }

@@ -313,16 +313,20 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 		if !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
-		// Before that, only an address the tenant verifies may link the
+		// Before that, only a user name the tenant verifies may link the
 		// account to a profile created beforehand (e.g. a tutor created
-		// from the terminal) or name a new one: the email claim is
-		// whatever a directory administrator typed.
+		// from the terminal); the email claim is whatever a directory
+		// administrator typed, so at most it names a new profile.
 		if claims.VerifiedEmail == "" {
 			unverified = true
 			return nil
 		}
 		u, err = tx.GetUserByMail(ctx, claims.VerifiedEmail)
 		switch {
+		case err == nil && !claims.EmailLinks:
+			// A mail attribute never takes over a profile that exists.
+			unverified = true
+			return nil
 		case errors.Is(err, domain.ErrNotFound):
 			u = profileFromClaims(claims, s.now())
 			if err := tx.CreateUser(ctx, u); err != nil {

@@ -165,38 +165,18 @@ func (a *api) disableTOTP(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-type passwordResetIssueRequest struct {
-	// Delivery is "link" (the tutor passes the link on) or "email".
-	Delivery string `json:"delivery"`
-}
-
 type passwordResetDTO struct {
-	// Token is set only for delivery "link": the page builds the link
-	// (/login#restablecer=TOKEN) from its own origin.
-	Token     string    `json:"token,omitempty"`
 	ExpiresAt time.Time `json:"expiresAt"`
 	Emailed   bool      `json:"emailed"`
 }
 
-// issuePasswordReset is a tutor's reset link for a student of their
-// active group.
+// issuePasswordReset e-mails a reset link to a student of the tutor's
+// active group; the tutor never sees the link.
 func (a *api) issuePasswordReset(c echo.Context) error {
-	var req passwordResetIssueRequest
-	if err := c.Bind(&req); err != nil {
-		return err
-	}
-	var byEmail bool
-	switch req.Delivery {
-	case "", "link":
-	case "email":
-		byEmail = true
-	default:
-		return domain.Invalid("invalid_delivery", "Elija cómo entregar el enlace: copiarlo o enviarlo por correo.")
-	}
 	u, _ := currentUser(c)
-	link, err := a.auth.IssueReset(c.Request().Context(), u, c.Param("id"), byEmail)
+	link, err := a.auth.IssueReset(c.Request().Context(), u, c.Param("id"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, passwordResetDTO{Token: link.Token, ExpiresAt: link.ExpiresAt, Emailed: link.Emailed})
+	return c.JSON(http.StatusCreated, passwordResetDTO{ExpiresAt: link.ExpiresAt, Emailed: link.Emailed})
 }

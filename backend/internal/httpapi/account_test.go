@@ -58,7 +58,8 @@ func TestAuthorizationAccount(t *testing.T) {
 		return map[string]int{guest: 401, studentNoGrp: ok, studentInGrp: ok, tutor: ok, otherTutor: ok}
 	}
 	body := func(v any) func(*env) any { return func(*env) any { return v } }
-	runScenarios(t, func(t *testing.T) *env { return newEnv(t) }, []scenario{
+	// With mail, so that a tutor's reset link can be sent.
+	runScenarios(t, func(t *testing.T) *env { e, _ := withMail(t); return e }, []scenario{
 		// Public: without a pending sign-in or a valid link, nothing happens.
 		{method: "POST", path: "/api/auth/login/code", body: body(map[string]string{"code": "123456"}), want: expectAll(401)},
 		{method: "POST", path: "/api/auth/password-reset", body: body(map[string]string{"token": "no-es-un-token", "password": "nueva-clave-larga-1"}),
@@ -84,11 +85,11 @@ func TestAuthorizationAccount(t *testing.T) {
 			want: signedIn(409)},
 
 		// Reset links: a tutor, for a student of their own active group.
-		{method: "POST", path: "/api/admin/students/{student}/password-reset", body: body(map[string]string{"delivery": "link"}),
+		{method: "POST", path: "/api/admin/students/{student}/password-reset", body: body(map[string]string{}),
 			fixture: func(e *env) map[string]string { return map[string]string{"student": e.users[studentInGrp].ID} },
 			want:    map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 201, otherTutor: 404}},
 		// A student of another tutor's group.
-		{method: "POST", path: "/api/admin/students/{student}/password-reset", body: body(map[string]string{"delivery": "link"}),
+		{method: "POST", path: "/api/admin/students/{student}/password-reset", body: body(map[string]string{}),
 			fixture: func(e *env) map[string]string {
 				putInOtherTutorsGroup(e)
 				return map[string]string{"student": e.users[studentNoGrp].ID}
@@ -210,54 +211,9 @@ type resetResponse struct {
 	Emailed   bool      `json:"emailed"`
 }
 
-func TestTutorResetLinkWorksOnceAndEndsTheStudentsSessions(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	member := e.users[studentInGrp]
-	res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", map[string]string{"delivery": "link"})
-	link := decode[resetResponse](t, res)
-	if res.Code != 201 || len(link.Token) < 40 || link.Emailed || time.Until(link.ExpiresAt) > time.Hour || time.Until(link.ExpiresAt) < 59*time.Minute {
-		t.Fatalf("issue = %d %s", res.Code, res.Body)
-	}
-	if res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", map[string]string{"delivery": "paloma"}); res.Code != 400 {
-		t.Fatalf("unknown delivery = %d", res.Code)
-	}
-	if res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", map[string]string{"delivery": "email"}); res.Code != 409 ||
-		decode[apiError](t, res).Error.Code != "mail_not_configured" {
-		t.Fatalf("e-mail without mail = %d %s", res.Code, res.Body)
-	}
-	use := func(token, password string) *httptest.ResponseRecorder {
-		return e.do(guest, "POST", "/api/auth/password-reset", map[string]string{"token": token, "password": password})
-	}
-	if res := use(link.Token, "12345678"); res.Code != 400 || decode[apiError](t, res).Error.Code != "weak_password" {
-		t.Fatalf("weak password = %d %s", res.Code, res.Body)
-	}
-	if res := use(link.Token, "nueva-clave-larga-1"); res.Code != 204 {
-		t.Fatalf("use = %d %s", res.Code, res.Body)
-	}
-	if res := e.do(studentInGrp, "GET", "/api/me/account", nil); res.Code != 401 {
-		t.Fatalf("the student's session after the reset = %d", res.Code)
-	}
-	res = use(link.Token, "otra-clave-larga-2")
-	if got := decode[apiError](t, res); res.Code != 400 || got.Error.Code != "reset_link_used" || !strings.Contains(got.Error.Message, "ya se usó") {
-		t.Fatalf("second use = %d %+v", res.Code, got.Error)
-	}
-	if res := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": member.Mail, "password": "nueva-clave-larga-1"}); res.Code != 200 {
-		t.Fatalf("sign-in with the new password = %d", res.Code)
-	}
-	logs := e.logs.String()
-	for _, want := range []string{"event=auth.password.reset_issued", "delivery=link", "event=auth.password.reset_used", "event=auth.password.reset_failure reason=used"} {
-		if !strings.Contains(logs, want) && !regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(want), " ", ".* ")).MatchString(logs) {
-			t.Errorf("the log lacks %q", want)
-		}
-	}
-	if strings.Contains(logs, link.Token) || strings.Contains(logs, "nueva-clave-larga-1") {
-		t.Fatal("the log holds the reset token or the new password")
-	}
-}
-
-func TestTutorResetLinkByEmail(t *testing.T) {
-	t.Parallel()
+// withMail wires e with a real SMTP conversation to a test server.
+func withMail(t *testing.T) (*env, *smtptest.Server) {
+	t.Helper()
 	srv := smtptest.Start(t, smtptest.Options{Username: "envios@utpl.edu.ec", Password: "clave-del-relay"})
 	e := newEnv(t, func(c *config.Config) {
 		c.Mail = config.Mail{Host: srv.Host, Port: srv.Port, Username: "envios@utpl.edu.ec", Password: "clave-del-relay",
@@ -267,6 +223,77 @@ func TestTutorResetLinkByEmail(t *testing.T) {
 	m.TLS = &tls.Config{RootCAs: srv.RootCAs}
 	e.mailer = m
 	e.wire(t, e.store, t.TempDir())
+	return e, srv
+}
+
+// mailedResetToken is the token of the reset link in the n-th message.
+func mailedResetToken(t *testing.T, srv *smtptest.Server, n int) string {
+	t.Helper()
+	text := strings.NewReplacer("=\r\n", "", "=3D", "=").Replace(string(srv.Wait(t, n).Data)) // quoted-printable
+	m := regexp.MustCompile(`/login#restablecer=([A-Za-z0-9_-]{43})`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no link in:\n%s", text)
+	}
+	return m[1]
+}
+
+func TestTutorResetLinkWorksOnceAndEndsTheStudentsSessions(t *testing.T) {
+	t.Parallel()
+	e, srv := withMail(t)
+	member := e.users[studentInGrp]
+	res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", map[string]string{})
+	link := decode[resetResponse](t, res)
+	if res.Code != 201 || link.Token != "" || !link.Emailed || time.Until(link.ExpiresAt) > time.Hour || time.Until(link.ExpiresAt) < 59*time.Minute {
+		t.Fatalf("issue = %d %s", res.Code, res.Body)
+	}
+	token := mailedResetToken(t, srv, 1)
+	use := func(token, password string) *httptest.ResponseRecorder {
+		return e.do(guest, "POST", "/api/auth/password-reset", map[string]string{"token": token, "password": password})
+	}
+	if res := use(token, "12345678"); res.Code != 400 || decode[apiError](t, res).Error.Code != "weak_password" {
+		t.Fatalf("weak password = %d %s", res.Code, res.Body)
+	}
+	if res := use(token, "nueva-clave-larga-1"); res.Code != 204 {
+		t.Fatalf("use = %d %s", res.Code, res.Body)
+	}
+	if res := e.do(studentInGrp, "GET", "/api/me/account", nil); res.Code != 401 {
+		t.Fatalf("the student's session after the reset = %d", res.Code)
+	}
+	res = use(token, "otra-clave-larga-2")
+	if got := decode[apiError](t, res); res.Code != 400 || got.Error.Code != "reset_link_used" || !strings.Contains(got.Error.Message, "ya se usó") {
+		t.Fatalf("second use = %d %+v", res.Code, got.Error)
+	}
+	if res := e.do(guest, "POST", "/api/auth/login", map[string]string{"email": member.Mail, "password": "nueva-clave-larga-1"}); res.Code != 200 {
+		t.Fatalf("sign-in with the new password = %d", res.Code)
+	}
+	logs := e.logs.String()
+	for _, want := range []string{"event=auth.password.reset_issued", "delivery=email", "event=auth.password.reset_used", "event=auth.password.reset_failure reason=used"} {
+		if !strings.Contains(logs, want) && !regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(want), " ", ".* ")).MatchString(logs) {
+			t.Errorf("the log lacks %q", want)
+		}
+	}
+	if strings.Contains(logs, token) || strings.Contains(logs, "nueva-clave-larga-1") || strings.Contains(logs, "clave-del-relay") {
+		t.Fatal("the log holds the reset token, the new password or the relay's password")
+	}
+}
+
+// S3-01: the tutor gets no link to pass on (it goes only to the student's
+// address), and without mail there is no link at all.
+func TestS301TheTutorNeverSeesTheResetLink(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	member := e.users[studentInGrp]
+	for _, body := range []map[string]string{{}, {"delivery": "link"}} {
+		res := e.do(tutor, "POST", "/api/admin/students/"+member.ID+"/password-reset", body)
+		if got := decode[apiError](t, res); res.Code != 409 || got.Error.Code != "mail_not_configured" || strings.Contains(res.Body.String(), "token") {
+			t.Fatalf("a link without mail (%v) = %d %s", body, res.Code, res.Body)
+		}
+	}
+}
+
+func TestTutorResetLinkByEmail(t *testing.T) {
+	t.Parallel()
+	e, srv := withMail(t)
 	if cfg := decode[map[string]any](t, e.do(guest, "GET", "/api/config", nil)); cfg["mail"].(map[string]any)["enabled"] != true {
 		t.Fatalf("config = %v", cfg)
 	}

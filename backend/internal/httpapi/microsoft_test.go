@@ -274,12 +274,38 @@ func TestMicrosoftLinksByObjectIDAndOnlyVerifiedAddresses(t *testing.T) {
 		t.Fatalf("a new account without a verified address: %d %v", res.status, res.body)
 	}
 
-	// xms_edov says the tenant verifies the email's domain: that links.
-	verified := oidctest.User{Email: "Tania.Tutora@utpl.edu.ec", PreferredUsername: "ttutora@contoso.onmicrosoft.com", EmailVerified: true,
+	// S3-05: xms_edov says the tenant owns the email's domain, not that
+	// this account owns the mailbox: it never links an existing profile,
+	// and a user name in MS_EMAIL_DOMAINS wins over the mail attribute.
+	edov := oidctest.User{Email: "Tania.Tutora@utpl.edu.ec", PreferredUsername: "ttutora@contoso.onmicrosoft.com", EmailVerified: true,
+		Name: "Impostora", OID: "11111111-0000-4000-8000-000000000012"}
+	if res := newBrowser(t, srv).signIn(iss, edov); res.status != http.StatusForbidden || hasSessionCookie(res.header) {
+		t.Fatalf("email with xms_edov naming a tutor: %d %v", res.status, res.body)
+	}
+	mallory := oidctest.User{Email: "tania.tutora@utpl.edu.ec", PreferredUsername: "mallory.estudiante@utpl.edu.ec", EmailVerified: true,
+		Name: "Mallory", OID: "11111111-0000-4000-8000-000000000013"}
+	res = newBrowser(t, srv).signIn(iss, mallory)
+	if res.status != http.StatusOK || field(res.body, "user", "id") == tutor.ID || field(res.body, "user", "mail") != "mallory.estudiante@utpl.edu.ec" ||
+		field(res.body, "user", "role") != "estudiante" {
+		t.Fatalf("a mail attribute naming a tutor got: %d %v", res.status, res.body)
+	}
+	partner := oidctest.User{Email: "Ana@Partner.org", PreferredUsername: "ana@contoso.onmicrosoft.com", EmailVerified: true,
+		Name: "Ana Socia", OID: "11111111-0000-4000-8000-000000000014"}
+	if res := newBrowser(t, srv).signIn(iss, partner); res.status != http.StatusOK || field(res.body, "created") != true ||
+		field(res.body, "user", "mail") != "ana@partner.org" {
+		t.Fatalf("email with xms_edov outside the university's domains: %d %v", res.status, res.body)
+	}
+	partner.OID = "11111111-0000-4000-8000-000000000015" // another account with the same mail attribute
+	if res := newBrowser(t, srv).signIn(iss, partner); res.status != http.StatusForbidden {
+		t.Fatalf("a second account with the same mail attribute: %d %v", res.status, res.body)
+	}
+
+	// The user name in MS_EMAIL_DOMAINS links.
+	verified := oidctest.User{Email: "otra@utpl.edu.ec", PreferredUsername: "Tania.Tutora@utpl.edu.ec",
 		Name: "Tania Tutora Ruiz", OID: "11111111-0000-4000-8000-000000000002"}
 	res = newBrowser(t, srv).signIn(iss, verified)
 	if res.status != http.StatusOK || field(res.body, "user", "id") != tutor.ID || field(res.body, "created") != false {
-		t.Fatalf("email with xms_edov: %d %v", res.status, res.body)
+		t.Fatalf("user name in a verified domain: %d %v", res.status, res.body)
 	}
 	// From now on the object id decides, whatever the address claims say.
 	renamed := verified

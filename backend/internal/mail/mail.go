@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/mail"
 	"net/smtp"
+	"net/textproto"
 	"strings"
 	"time"
 
@@ -232,4 +233,16 @@ func helloName(from string) string {
 		return domainOf(a.Address)
 	}
 	return "localhost"
+}
+
+// ReplyCode is the SMTP reply code of a failed send (550, say), or 0 when
+// the failure was not a reply (a connection that failed). It is what a log
+// line may keep of the error: a server's reply text often quotes the
+// recipient's address.
+func ReplyCode(err error) int {
+	var reply *textproto.Error
+	if errors.As(err, &reply) {
+		return reply.Code
+	}
+	return 0
 }

@@ -8,45 +8,40 @@ import { closeDialog, confirmAction, showError, showLoading, showSuccess } from 
 import { showApiError } from '@/lib/errors'
 import { formatDateTime } from '@/lib/format'
 import { useActiveGroupStudents } from '../api/get-active-group-students'
-import { resetLink, useIssuePasswordReset } from '../api/issue-password-reset'
+import { useIssuePasswordReset } from '../api/issue-password-reset'
 import { useRemoveStudent } from '../api/remove-student'
 import type { Member } from '../api/types'
-import { chooseDelivery, showLinkToCopy } from '../lib/reset-dialogs'
 import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
 
-// useResetPassword asks how to deliver a student's reset link (shown to
-// copy, or e-mailed when the server can send mail) and issues it.
+// useResetPassword e-mails a student a reset link. The link goes only to
+// the student's own address: a tutor who saw it could choose the
+// student's password and sign in as them.
 function useResetPassword() {
   const { data: config } = useAppConfig()
   const issue = useIssuePasswordReset()
   return async (m: Member) => {
     if (!m.userId) return
     const who = m.name || m.email
-    const choice = await chooseDelivery(
+    if (!config?.mail?.enabled) {
+      void showError(
+        'Restablecer contraseña',
+        'El enlace para elegir una nueva contraseña solo se envía al correo del estudiante, y este servidor no tiene configurado el envío de correos. Pida al administrador que restablezca la contraseña.',
+      )
+      return
+    }
+    const ok = await confirmAction(
       'Restablecer contraseña',
-      `Se generará un enlace para que ${who} elija una nueva contraseña. Vale una hora, sirve una sola vez y cierra las sesiones abiertas del estudiante.`,
-      'Generar enlace',
-      config?.mail?.enabled ? 'Enviar por correo' : null,
+      `Se enviará a ${m.email} un enlace para que ${who} elija una nueva contraseña. Vale una hora, sirve una sola vez y cierra las sesiones abiertas del estudiante.`,
+      'Enviar por correo',
     )
-    if (!choice) return
-    const delivery = choice === 'alternative' ? 'email' : 'link'
+    if (!ok) return
     issue.mutate(
-      { studentId: m.userId, delivery },
+      { studentId: m.userId },
       {
-        onSuccess: (res) => {
-          const until = formatDateTime(res.expiresAt)
-          if (res.emailed) {
-            void showSuccess('Enlace enviado', `Se envió el enlace a ${m.email}. Vence el ${until}.`)
-          } else if (res.token) {
-            void showLinkToCopy(
-              'Enlace generado',
-              `Entregue este enlace solo a ${who}. Vence el ${until} y sirve una sola vez.`,
-              resetLink(res.token),
-            )
-          }
-        },
+        onSuccess: (res) =>
+          void showSuccess('Enlace enviado', `Se envió el enlace a ${m.email}. Vence el ${formatDateTime(res.expiresAt)}.`),
         onError: (err) =>
-          void showError(err instanceof ApiError && err.status === 429 ? 'Demasiados intentos' : 'No se generó el enlace', err.message),
+          void showError(err instanceof ApiError && err.status === 429 ? 'Demasiados intentos' : 'No se envió el enlace', err.message),
       },
     )
   }
