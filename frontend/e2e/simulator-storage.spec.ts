@@ -119,6 +119,14 @@ async function expectAllOnServer(page: Page, id: string) {
   }
 }
 
+// start opens the simulator once with a generous deadline (the first load
+// of the section on a busy machine), then starts an Entrenamiento.
+async function start(page: Page) {
+  await page.goto('/test')
+  await expect(page.getByRole('heading', { name: 'Simulador', level: 1 })).toBeVisible({ timeout: 60_000 })
+  return chooseAndStart(page, 'Entrenamiento')
+}
+
 const blueprint = { preparationSec: 60, presentationSec: 60, questions: 1, thinkSec: 60, answerSec: 60, closingSec: 60 }
 
 for (const how of ['every-write', 'blobs-only', 'no-indexeddb'] as const) {
@@ -127,7 +135,7 @@ for (const how of ['every-write', 'blobs-only', 'no-indexeddb'] as const) {
     const { student } = await classroom(server, blueprint)
     await refuseStorage(page, how)
     await signIn(page, student)
-    const id = await chooseAndStart(page, 'Entrenamiento')
+    const id = await start(page)
     const status = page.getByTestId('upload-status')
     await recordPhases(page, id, async () => {
       if (how === 'blobs-only') {
@@ -154,7 +162,7 @@ test('storage refused and the network drops: what was recorded reaches the serve
   const { student } = await classroom(server, blueprint)
   await refuseStorage(page, 'every-write')
   await signIn(page, student)
-  const id = await chooseAndStart(page, 'Entrenamiento')
+  const id = await start(page)
   const status = page.getByTestId('upload-status')
   let online = 0
   await recordPhases(page, id, async (title) => {
@@ -178,7 +186,7 @@ test('on a phone, #barra-estado keeps the timer and the recording state in view 
   await page.setViewportSize({ width: 390, height: 844 })
   const { student } = await classroom(server, blueprint)
   await signIn(page, student)
-  await chooseAndStart(page, 'Entrenamiento')
+  await start(page)
   const bar = page.locator('#barra-estado')
   const seen: string[] = []
   for (;;) {
