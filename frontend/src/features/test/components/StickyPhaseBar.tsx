@@ -51,7 +51,9 @@ export function StickyPhaseBar({
     }
   }, [])
   const level = paused || secondsLeft === null ? 'none' : warningLevel(limitSec, secondsLeft)
-  const state = recording ? recording.text + (recording.problem ? ' · Hay un problema con la grabación: vea el aviso' : '') : 'Esta fase no se graba'
+  const state = recording
+    ? recording.text + (recording.problem ? ' · Hay un problema con la grabación: vea el aviso' : '')
+    : 'Esta fase no se graba'
   return (
     <>
       {/* Room for the bar at the end of the page, so it never covers the last controls. */}

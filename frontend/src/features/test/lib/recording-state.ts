@@ -17,6 +17,12 @@ export const recordingStateText: Record<RecordingStateKey, string> = {
 export function recordingState(rec: ControllerState, mic: MicState): RecordingState {
   const problem = rec.error ?? (mic.status === 'failed' ? mic.message : null)
   const key: RecordingStateKey =
-    rec.phase !== null && !rec.paused ? 'on' : rec.paused ? 'paused' : rec.starting || (mic.status === 'asking' && !problem) ? 'starting' : 'off'
+    rec.phase !== null && !rec.paused
+      ? 'on'
+      : rec.paused
+        ? 'paused'
+        : rec.starting || (mic.status === 'asking' && !problem)
+          ? 'starting'
+          : 'off'
   return { key, text: recordingStateText[key], problem }
 }

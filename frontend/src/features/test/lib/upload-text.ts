@@ -36,7 +36,10 @@ export function uploadSummary(s: UploadStatus): UploadSummary {
     return {
       tone: 'offline',
       text: `${fragments(pending)} — ${pending === 1 ? 'se enviará' : 'se enviarán'} al reconectar`,
-      detail: s.heldChunks > 0 ? `Sin conexión: la grabación continúa; lo pendiente está ${where(s)}.` : 'Sin conexión: la grabación continúa y se guarda en este equipo.',
+      detail:
+        s.heldChunks > 0
+          ? `Sin conexión: la grabación continúa; lo pendiente está ${where(s)}.`
+          : 'Sin conexión: la grabación continúa y se guarda en este equipo.',
     }
   }
   // The server asked to come back in a moment: nothing is wrong, and

@@ -42,8 +42,7 @@ export class RecorderError extends Error {
 }
 
 export const recorderMessages = {
-  storage:
-    'No se pudo conservar el final de esta parte de la grabación. Lo grabado antes se conserva y se enviará al servidor.',
+  storage: 'No se pudo conservar el final de esta parte de la grabación. Lo grabado antes se conserva y se enviará al servidor.',
   memoryFull:
     'Se detuvo la grabación de esta parte: sin conexión y sin almacenamiento en este equipo, ya no queda memoria para guardar más audio. Lo grabado hasta ahora (salvo los últimos segundos) se enviará al volver la conexión; no cierre ni recargue la página.',
   stoppedStorage:

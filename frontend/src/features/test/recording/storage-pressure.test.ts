@@ -126,7 +126,18 @@ describe('recording store under storage pressure', () => {
         db.createObjectStore('chunks', { keyPath: ['recordingId', 'seq'] }).createIndex('attemptId', 'attemptId')
       },
     })
-    const row = { id: 'old-take', attemptId: A, phase: 1, mimeType: 'audio/webm', nextSeq: 2, stopped: true, durationMs: 4000, levels: [], completed: false, createdAt: 1 }
+    const row = {
+      id: 'old-take',
+      attemptId: A,
+      phase: 1,
+      mimeType: 'audio/webm',
+      nextSeq: 2,
+      stopped: true,
+      durationMs: 4000,
+      levels: [],
+      completed: false,
+      createdAt: 1,
+    }
     await d.put('recordings', row)
     for (const [seq, text] of ['old0', 'old1'].entries())
       await d.put('chunks', { recordingId: 'old-take', seq, blob: blob(text), attemptId: A, bytes: text.length })
