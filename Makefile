@@ -62,8 +62,13 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 	echo "make dev: open http://$(DEV_HOST):$(DEV_PORT)/ (Vite, hot reload); the API runs on $(DEV_API_ADDR)."; \
 	SIMULADOR_API_URL=http://$(DEV_API_ADDR) npm --workspace frontend run dev -- --host $(DEV_HOST) --port $(DEV_PORT) --strictPort
 
+# make test runs each step as its own make, in this order, stopping at the
+# first failure, and prints each step's wall time (scripts/timed-steps.sh).
+TEST_STEPS := lint check-deploy test-go test-web size e2e
+
 .PHONY: test
-test: lint check-deploy test-go test-web size e2e ## Run every test: deployment files, Go, frontend unit, bundle budget, end-to-end in Chromium
+test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e, in order), printing each step's wall time
+	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
 # The deployment files, checked without a cloud account: firebase.json is
 # what the server's route table and security headers make it (rewrites
@@ -119,8 +124,20 @@ e2e: build chromium gcs-test-server postgres ## End-to-end tests in Debian's Chr
 	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
 	cd frontend && ../scripts/with-postgres.sh ../scripts/with-firestore.sh npx --yes playwright test
 
+# The end-to-end specs where time matters (recordings, phases, reconnects,
+# popups), each run SOAK_REPEAT times (default 5) while stress-ng keeps every
+# core busy; it prints per-test pass and fail counts and fails naming every
+# test that failed even once (scripts/soak.sh: SOAK_SPECS, SOAK_PROJECTS,
+# SOAK_HOG_CPUS). Not part of make test: run it after touching a timing-
+# sensitive spec or the recording code.
+.PHONY: test-soak
+test-soak: build chromium gcs-test-server postgres ## Run the timing-sensitive e2e specs SOAK_REPEAT times (default 5) under a CPU hog on every core; names each flaky test
+	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
+	go build -o bin/lti-test-platform ./backend/cmd/lti-test-platform
+	scripts/soak.sh
+
 # The upload load benchmark: 200 concurrent recordings; a short run by default,
-# BENCH_UPLOAD_DURATION=10m for the full budget run (see backend/cmd/upload-bench).
+# BENCH_UPLOAD_DURATION=10m for the full budget run (see bench/upload).
 # BENCH_UPLOAD_MEDIA picks where the server keeps recordings: directory
 # (DATA_DIR/media) or bucket (fake Cloud Storage, bin/gcs-test-server).
 # The third run (-cluster) puts two servers on one PostgreSQL database and
@@ -130,10 +147,17 @@ BENCH_UPLOAD_MEDIA ?= directory
 # The server's data goes under .bench, not /tmp: on ext4, creating a file in a
 # block group where many files were just deleted (other processes' churn in
 # /tmp) costs about 0.5 ms of kernel time, where a dedicated DATA_DIR costs 10 µs.
-UPLOAD_BENCH = go run ./backend/cmd/upload-bench -bin $(BIN) -gcs-bin bin/gcs-test-server -duration $(BENCH_UPLOAD_DURATION) -tmp .bench
+UPLOAD_BENCH = bin/upload-bench -bin $(BIN) -gcs-bin bin/gcs-test-server -duration $(BENCH_UPLOAD_DURATION) -tmp .bench
+
+# The load benchmarks live in their own Go module (bench/go.mod): they start
+# bin/simulador as a process and talk to it over HTTP, so ./backend/... holds
+# only the product and its tests (docs/decisions: benchmarks in the repo).
+.PHONY: upload-bench
+upload-bench:
+	cd bench && go build -o ../bin/upload-bench ./upload
 
 .PHONY: bench
-bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
+bench: build chromium gcs-test-server upload-bench postgres ## Benchmarks and budgets: Go benchmarks, Lighthouse, upload load with recordings in a directory, in a bucket, and on two servers behind a proxy (BENCH_UPLOAD_DURATION=10m for the full run)
 	@mkdir -p .bench
 	set -o pipefail; go test -run '^$$' -bench . -benchmem ./backend/... | tee .bench/go-bench.txt
 	scripts/bench-budgets.sh .bench/go-bench.txt
@@ -143,10 +167,10 @@ bench: build chromium gcs-test-server postgres ## Benchmarks and budgets: Go ben
 	scripts/with-postgres.sh $(UPLOAD_BENCH) -cluster -out .bench/upload-cluster-$(BENCH_UPLOAD_DURATION).json
 
 .PHONY: bench-upload
-bench-upload: build gcs-test-server ## Only the upload load benchmark (200 recorders; BENCH_UPLOAD_DURATION, default 1m; BENCH_UPLOAD_MEDIA=bucket)
+bench-upload: build gcs-test-server upload-bench ## Only the upload load benchmark (200 recorders; BENCH_UPLOAD_DURATION, default 1m; BENCH_UPLOAD_MEDIA=bucket)
 	$(UPLOAD_BENCH) -media $(BENCH_UPLOAD_MEDIA) -out .bench/upload-$(BENCH_UPLOAD_MEDIA)-$(BENCH_UPLOAD_DURATION).json
 
-# The exam-day benchmark (backend/cmd/examday-bench, docs/performance.md):
+# The exam-day benchmark (bench/examday, docs/performance.md):
 # 1,000 students rehearse at once on SQLite — sign-ins spread over 60 s
 # (ramp), then all within 10 s (storm) — then the per-request comparison
 # with a PocketBase peer (bench/pbpeer, its own Go module, built here and
@@ -164,7 +188,7 @@ EXAMDAY_BENCH = bin/examday-bench -bin $(BIN) -issuer-bin bin/oidc-test-issuer -
 .PHONY: examday-tools
 examday-tools: build gcs-test-server
 	@command -v wrk >/dev/null || { echo "Installing wrk (apt)…"; apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
-	go build -o bin/examday-bench ./backend/cmd/examday-bench
+	cd bench && go build -o ../bin/examday-bench ./examday
 	go build -o bin/oidc-test-issuer ./backend/cmd/oidc-test-issuer
 	cd bench/pbpeer && go build -o ../../bin/pbpeer .
 	@mkdir -p .bench
@@ -189,14 +213,16 @@ bench-examday-cluster: examday-tools postgres ## The exam-day storm on two insta
 
 .PHONY: fmt
 fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on frontend/
-	gofmt -w backend
+	gofmt -w backend bench
 	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## No build output tracked (files over 1 MB, binaries), gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
+lint: deps ## No build output tracked (files over 1 MB, binaries), migration numbers, gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
 	scripts/check-tracked-files.sh
-	@test -z "$$(gofmt -l backend)" || { echo "gofmt needed:"; gofmt -l backend; exit 1; }
+	scripts/check-migrations.sh
+	@test -z "$$(gofmt -l backend bench)" || { echo "gofmt needed:"; gofmt -l backend bench; exit 1; }
 	scripts/golangci-lint.sh run ./backend/...
+	LINT_MODULE=bench scripts/golangci-lint.sh run ./...
 	npm --workspace frontend run typecheck
 	npm --workspace frontend run lint
 	npm --workspace frontend run format:check

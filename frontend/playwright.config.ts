@@ -29,6 +29,9 @@ export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' |
   workers: 2,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
+  // No retries, in CI too: a test that fails once is fixed at its cause
+  // (make test-soak finds such tests). A retry with failOnFlakyTests would
+  // fail the run all the same, only later and with a second run of the test.
   retries: 0,
   reporter: [['list']],
   use: {

@@ -4,6 +4,8 @@
 # .cache/bin the first time and again whenever the pin changes (about a
 # minute on 2 cores; nothing is downloaded from GitHub). Arguments go to
 # golangci-lint: scripts/golangci-lint.sh run ./backend/...
+# LINT_MODULE=bench lints another module of the repository (bench/go.mod)
+# with the same configuration.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/.cache/bin/golangci-lint"
@@ -11,5 +13,5 @@ if [[ ! -x "$bin" || "$root/tools/go.mod" -nt "$bin" || "$root/tools/go.sum" -nt
   echo "golangci-lint: building the version pinned in tools/go.mod into .cache/bin…" >&2
   (cd "$root/tools" && go build -o "$bin" github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
 fi
-cd "$root"
-exec "$bin" "$@"
+cd "$root/${LINT_MODULE:-.}"
+exec "$bin" --config "$root/.golangci.yml" "$@"

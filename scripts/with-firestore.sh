@@ -9,6 +9,9 @@
 # command's output. It cannot be installed here with apt (Google's apt
 # source is needed: package google-cloud-cli-firestore-emulator).
 #
+# With CI set (CI=true, as CI runs .ci/run), a missing emulator is an error:
+# the production store is never skipped there.
+#
 # FIRESTORE_EMULATOR_BIN names the launcher (cloud_firestore_emulator) when
 # it is elsewhere (a path that does not exist means "not installed"); an
 # already set TEST_FIRESTORE_EMULATOR_HOST is used as is.
@@ -51,6 +54,12 @@ box() {
 }
 
 if ! EMULATOR=$(find_emulator); then
+  if [[ -n "${CI:-}" && "${CI}" != "false" ]]; then
+    box "ERROR: CI is set and the Cloud Firestore emulator is not installed." \
+      "In CI the Firestore store tests must run. Install Google's package" \
+      "google-cloud-cli-firestore-emulator or set FIRESTORE_EMULATOR_BIN."
+    exit 1
+  fi
   msg=("WARNING: the Cloud Firestore emulator is not installed."
     "The Firestore store tests are SKIPPED; every other test still runs."
     "Install Google's google-cloud-cli-firestore-emulator (Cloud SDK apt"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Runs a command with TEST_DATABASE_URL pointing at a throwaway PostgreSQL
 # server when PostgreSQL is installed, so the store contract suite runs
-# against it too. Without PostgreSQL the command runs as is (SQLite only).
+# against it too. Without PostgreSQL the command runs as is (SQLite only),
+# except with CI set (CI=true, as CI runs .ci/run), where that is an error.
 set -euo pipefail
 
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)
+if [[ -z "${TEST_DATABASE_URL:-}" && ( -z "$PGBIN" || ! -x "$PGBIN/initdb" ) && -n "${CI:-}" && "${CI}" != "false" ]]; then
+  echo "with-postgres: ERROR: CI is set and PostgreSQL is not installed; in CI the PostgreSQL store tests must run (apt-get install postgresql)." >&2
+  exit 1
+fi
 if [[ -n "${TEST_DATABASE_URL:-}" || -z "$PGBIN" || ! -x "$PGBIN/initdb" ]]; then
   [[ -z "${TEST_DATABASE_URL:-}" && -z "$PGBIN" ]] && echo "with-postgres: PostgreSQL not installed; store tests run on SQLite only" >&2
   exec "$@"

@@ -89,7 +89,7 @@ test('a Simulacro through both instances: chunks alternate, it plays from either
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
   await expect(phaseHeading(page)).toHaveText('Exposición')
-  await finishQuickly(page, 3, 3000)
+  await finishQuickly(page, 3, 2)
   await expect
     .poll(async () => (await getAttempt(page, id)).recordings.every((r) => r.complete && r.chunks > 0), { timeout: 30_000 })
     .toBe(true)
@@ -166,11 +166,16 @@ test('an instance is killed during the presentation and started again: no chunk 
   // Killed mid-take: requests it was serving are cut and retried by the
   // browser; the proxy sends the rest to the other instance until it is back.
   await cluster.instances[0].kill()
-  await page.waitForTimeout(4000) // two more chunks while it is down
+  const [atKill] = await localRecordings(page, id)
+  // two more chunks recorded while it is down
+  await expect
+    .poll(async () => (await localRecordings(page, id))[0].nextSeq, { timeout: 20_000 })
+    .toBeGreaterThanOrEqual(atKill.nextSeq + 2)
   await cluster.instances[0].restart()
   const afterRestart = cluster.served(0).chunkPuts
-  await page.waitForTimeout(4000)
-  expect(cluster.served(0).chunkPuts, 'the restarted instance serves chunks again').toBeGreaterThan(afterRestart)
+  await expect
+    .poll(() => cluster.served(0).chunkPuts, { message: 'the restarted instance serves chunks again', timeout: 30_000 })
+    .toBeGreaterThan(afterRestart)
 
   await expect(page.getByTestId('upload-status')).toHaveText('Guardado en el servidor', { timeout: 30_000 })
   await page.getByRole('button', { name: 'Terminar exposición' }).click()

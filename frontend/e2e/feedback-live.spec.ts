@@ -65,7 +65,7 @@ test('a rehearsal with live transcription shows the automatic evidence', async (
   await expect(page).toHaveURL(/\/test\/intento\/[^/]+$/)
   const id = page.url().split('/').pop()!
   await expect(phaseHeading(page)).toBeVisible()
-  await finishQuickly(page, 3, 2500)
+  await finishQuickly(page, 3)
 
   // The live transcripts reach the server once the uploads registered each
   // take, the words heard after each stop included.

@@ -47,7 +47,10 @@ test('a busy server (503 with Retry-After) delays the uploads calmly and loses n
   // Refused chunks wait in the browser, and recording goes on.
   await expect.poll(async () => (await localRecordings(page, id))[0]?.pendingChunks ?? 0, { timeout: 15_000 }).toBeGreaterThanOrEqual(2)
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
-  expect(refused).toBeGreaterThanOrEqual(2)
+  // How many refusals the browser met by now depends on when it retries
+  // (it waits out each Retry-After): what counts is that it was refused and
+  // that nothing reached the server meanwhile.
+  expect(refused).toBeGreaterThan(0)
   expect((await getAttempt(page, id)).recordings[0]?.chunks ?? 0).toBe(0)
 
   refusing = false

@@ -9,8 +9,15 @@ test('a loading dialog replaced before SweetAlert2 loaded: both seen, no spinner
   const tutor = await server.createUser('tutor')
   await recordDialogs(page)
   await signIn(page, tutor)
+  // SweetAlert2 is held back until the server has answered the upload, so
+  // the answer always comes first, however slow the machine.
+  let answered: () => void = () => undefined
+  const serverAnswered = new Promise<void>((r) => (answered = r))
+  page.on('response', (res) => {
+    if (new URL(res.url()).pathname === '/api/admin/group' && res.request().method() === 'POST') answered()
+  })
   await page.route('**/assets/sweetalert2*.js', async (route) => {
-    await new Promise((r) => setTimeout(r, 1500))
+    await serverAnswered
     await route.continue()
   })
   await page.goto('/admin/grupo')

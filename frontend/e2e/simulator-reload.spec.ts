@@ -1,6 +1,16 @@
 // No loss: a reload in the middle of a recorded phase resumes the attempt
 // and every chunk recorded before it reaches the server.
-import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, getAttempt, localRecordings } from './support/simulator'
+import {
+  test,
+  expect,
+  classroom,
+  signIn,
+  chooseAndStart,
+  phaseHeading,
+  getAttempt,
+  localRecordings,
+  attemptLockHeld,
+} from './support/simulator'
 
 test('a reload during the presentation resumes the attempt with a new part and loses no chunk', async ({ page, server }) => {
   test.setTimeout(120_000)
@@ -53,8 +63,9 @@ test('a reload during the presentation resumes the attempt with a new part and l
   const onServer = (await getAttempt(page, id)).recordings.find((r) => r.id === part1.id)
   expect(onServer).toMatchObject({ phase: 1, complete: true, chunks: part1.nextSeq })
 
-  // Part 2 is finished when the student ends the presentation.
-  await page.waitForTimeout(2500)
+  // Part 2 is finished when the student ends the presentation, once it
+  // holds a chunk of its own.
+  await expect.poll(async () => (await localRecordings(page, id))[1]?.nextSeq ?? 0, { timeout: 20_000 }).toBeGreaterThan(0)
   await page.getByRole('button', { name: 'Terminar exposición' }).click()
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar')
   await expect
@@ -103,7 +114,11 @@ test('an attempt runs in one tab only; the other tab waits without touching its 
   expect((await localRecordings(page, id))[0].stopped).toBe(false)
 
   // Closing the first tab lets the second one take over, with a new part.
+  // The browser lets go of a closed tab's lock a moment after the tab is
+  // gone (later on a busy machine): the student presses «Reintentar» once
+  // it has, as a person closing a tab and coming back would.
   await page.close()
+  await expect.poll(() => attemptLockHeld(other, id), { timeout: 30_000 }).toBe(false)
   await other.getByRole('button', { name: 'Reintentar' }).click()
   await expect(other.locator('#fase-actual')).toHaveText('Exposición')
   await expect(other.getByText('Grabando', { exact: true })).toBeVisible()

@@ -70,19 +70,16 @@ func TestHashQueueRefusesAtOnceWhenTheWaitWouldBeTooLong(t *testing.T) {
 			}
 		})
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for q.waiting.Load() < 9 && time.Now().Before(deadline) {
+	for q.waiting.Load() < 9 { // however long a busy machine takes to start them
 		time.Sleep(time.Millisecond)
 	}
 	// The next one would wait ~9 s: refused at once, told to come back
 	// in about half of that.
-	start := time.Now()
+	// (It cannot have waited: the slot and the queue are held until the
+	// end of the test, so a wait would never return.)
 	_, err = q.acquire(context.Background())
 	if secs := retryAfterOf(t, err); secs < 4 || secs > 5 {
 		t.Errorf("Retry-After %d s, want about half of the 9 s queue", secs)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("the refusal took %s: it must not wait", d)
 	}
 	cancel()
 	wg.Wait()
@@ -117,17 +114,21 @@ func TestHashQueueBoundsTheWaitingRequests(t *testing.T) {
 }
 
 func TestHashQueueLearnsTheTimePerHash(t *testing.T) {
+	// Hashes that take at least 100 ms, against a first guess of 40 ms:
+	// after 24 of them the moving average must have moved well above the
+	// guess. A busy machine only makes each one longer, never shorter, so
+	// the bound holds under any load.
 	q := newHashQueue(2)
-	for range 64 {
+	for range 24 {
 		r, err := q.acquire(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 		r()
 	}
-	if got := time.Duration(q.perHash.Load()); got > 20*time.Millisecond || got < time.Millisecond {
-		t.Errorf("time per hash %s after 64 hashes of ~2 ms", got)
+	if got := time.Duration(q.perHash.Load()); got < 2*firstHashGuess {
+		t.Errorf("time per hash %s after 24 hashes of at least 100 ms (first guess %s)", got, firstHashGuess)
 	}
 	if est := q.estimate(10); est <= 0 {
 		t.Errorf("estimate for 10 ahead = %s", est)

@@ -108,11 +108,11 @@ type Attempt struct {
 
 // Attempt state errors (codes for the API).
 var (
-	ErrPhaseOrder   = Conflict("phase_order", "Esa fase ya no está disponible: las fases se realizan en orden.")
-	ErrModeForbids  = Conflict("mode_forbids", "En el modo simulacro no se puede pausar, saltar ni repetir fases.")
-	ErrNotInProgres = Conflict("not_in_progress", "El intento ya terminó y no puede modificarse.")
-	ErrNotFinished  = Conflict("not_finished", "El intento aún no ha terminado.")
-	ErrNotSelfPhase = Conflict("not_self_assessment", "La autoevaluación se hace al final del intento.")
+	ErrPhaseOrder    = Conflict("phase_order", "Esa fase ya no está disponible: las fases se realizan en orden.")
+	ErrModeForbids   = Conflict("mode_forbids", "En el modo simulacro no se puede pausar, saltar ni repetir fases.")
+	ErrNotInProgress = Conflict("not_in_progress", "El intento ya terminó y no puede modificarse.")
+	ErrNotFinished   = Conflict("not_finished", "El intento aún no ha terminado.")
+	ErrNotSelfPhase  = Conflict("not_self_assessment", "La autoevaluación se hace al final del intento.")
 	// Refusals of a new take (the uploader drops such a take for good).
 	ErrPhaseNotStarted = Conflict("phase_not_started", "Esa fase aún no ha comenzado: todavía no se puede grabar.")
 	ErrAttemptGraded   = Conflict("attempt_graded", "El tutor ya calificó este intento: no se pueden agregar grabaciones.")
@@ -199,7 +199,7 @@ func (a *Attempt) Skip(from int, now time.Time) error {
 
 func (a *Attempt) finishPhase(from int, now time.Time, skipped bool) error {
 	if a.Status != AttemptInProgress {
-		return ErrNotInProgres
+		return ErrNotInProgress
 	}
 	a.Sync(now)
 	cur := a.Current()
@@ -223,7 +223,7 @@ func (a *Attempt) Pause(now time.Time) error {
 		return ErrModeForbids
 	}
 	if a.Status != AttemptInProgress {
-		return ErrNotInProgres
+		return ErrNotInProgress
 	}
 	a.Sync(now)
 	cur := a.Current()
@@ -241,7 +241,7 @@ func (a *Attempt) Resume(now time.Time) error {
 		return ErrModeForbids
 	}
 	if a.Status != AttemptInProgress {
-		return ErrNotInProgres
+		return ErrNotInProgress
 	}
 	a.resume(a.Current(), now)
 	return nil
@@ -260,7 +260,7 @@ func (a *Attempt) resume(i int, now time.Time) {
 // attempt and reveals the case's key points and legal bases.
 func (a *Attempt) SelfAssess(levels Levels, now time.Time) error {
 	if a.Status != AttemptInProgress {
-		return ErrNotInProgres
+		return ErrNotInProgress
 	}
 	a.Sync(now)
 	cur := a.Current()
@@ -296,7 +296,7 @@ func (a *Attempt) GradeBy(tutor User, levels Levels, comments string, now time.T
 // Abandon ends an attempt in progress without a result.
 func (a *Attempt) Abandon(now time.Time) error {
 	if a.Status != AttemptInProgress {
-		return ErrNotInProgres
+		return ErrNotInProgress
 	}
 	t := now.UTC()
 	cur := a.Current()

@@ -161,7 +161,7 @@ func TestSelfAssessmentFinishesAndNothingReopens(t *testing.T) {
 		"self":    a.SelfAssess(levels, t0.Add(2*time.Hour)),
 		"abandon": a.Abandon(t0.Add(2 * time.Hour)),
 	} {
-		if !errors.Is(err, ErrNotInProgres) {
+		if !errors.Is(err, ErrNotInProgress) {
 			t.Errorf("%s on a finished attempt: %v", name, err)
 		}
 	}

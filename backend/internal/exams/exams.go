@@ -349,7 +349,7 @@ func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string
 	}
 	_, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error {
 		if a.Status != domain.AttemptInProgress {
-			return domain.ErrNotInProgres
+			return domain.ErrNotInProgress
 		}
 		a.Notes = notes
 		return nil
@@ -363,7 +363,7 @@ func (s *Service) SaveNotes(ctx context.Context, u domain.User, id, notes string
 // refusal: a retry must not turn a success into an error.
 func (s *Service) SelfAssess(ctx context.Context, u domain.User, id string, levels domain.Levels) (domain.Attempt, error) {
 	a, err := s.mutate(ctx, u, id, func(a *domain.Attempt, now time.Time) error { return a.SelfAssess(levels, now) })
-	if errors.Is(err, domain.ErrNotInProgres) {
+	if errors.Is(err, domain.ErrNotInProgress) {
 		done, lerr := s.load(ctx, u, id)
 		if lerr == nil && done.StudentID == u.ID && done.Self != nil && maps.Equal(done.Self.Levels, levels) {
 			return done, nil

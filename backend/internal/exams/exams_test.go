@@ -201,11 +201,94 @@ func TestTrainingPausesStopTheClock(t *testing.T) {
 	}
 }
 
-// Two requests that change the same attempt at once: both read version 1,
-// the store takes one save and refuses the other (a version conflict),
-// which the service retries on a fresh read; the retry finds the step
-// already taken.
-func TestConcurrentChangesRetryOnAVersionConflict(t *testing.T) {
+// racingStore makes a version conflict happen on purpose: before the
+// service's save of an attempt reaches the store, "another request" saves
+// the same attempt first (compete), so the service's copy is stale.
+type racingStore struct {
+	store.Store
+	t       *testing.T
+	compete func(a *domain.Attempt) // the other request's change; nil saves it unchanged
+	rounds  int                     // how many saves get a competing write before them
+	saves   int                     // UpdateAttempt calls from the service
+	refused int                     // of those, refused with a version conflict
+}
+
+func (r *racingStore) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
+	r.saves++
+	if r.saves <= r.rounds {
+		other, err := r.Store.GetAttempt(ctx, a.ID)
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		if r.compete != nil {
+			r.compete(&other)
+		}
+		if err := r.Store.UpdateAttempt(ctx, other); err != nil {
+			r.t.Fatalf("the competing save: %v", err)
+		}
+	}
+	err := r.Store.UpdateAttempt(ctx, a)
+	if errors.Is(err, domain.ErrConflict) {
+		r.refused++
+	}
+	return err
+}
+
+// Two requests change the same attempt: the other one saves first, the
+// store refuses the service's stale save (a version conflict), and the
+// service starts over on a fresh read, where the step is already taken.
+func TestAVersionConflictIsRetriedOnAFreshRead(t *testing.T) {
+	f := newFixture(t)
+	a := f.start(t, f.student, domain.ModeMock)
+	otherAt := f.clock.Now()
+	racing := &racingStore{Store: f.store, t: t, rounds: 1,
+		compete: func(o *domain.Attempt) {
+			if err := o.Advance(0, otherAt); err != nil {
+				t.Fatal(err)
+			}
+		}}
+	svc := exams.NewService(racing, catalog.NewService(f.store, false), groups.NewService(f.store), nil)
+	svc.SetClock(func() time.Time { return otherAt.Add(time.Second) })
+	got, err := svc.Advance(t.Context(), f.student, a.ID, 0)
+	if err != nil {
+		t.Fatalf("advance after a conflict: %v", err)
+	}
+	if racing.refused != 1 || racing.saves != 2 {
+		t.Fatalf("saves %d, refused %d: want the first save refused and the retry saved", racing.saves, racing.refused)
+	}
+	// The retry kept the other request's step: phase 0 ended when it said.
+	if got.Current() != 1 || !got.Phases[0].EndedAt.Equal(otherAt) {
+		t.Fatalf("after the retry: current %d, phase 0 ended %v (want %v)", got.Current(), got.Phases[0].EndedAt, otherAt)
+	}
+	stored, err := f.store.GetAttempt(t.Context(), a.ID)
+	if err != nil || stored.Version != got.Version || !stored.Phases[0].EndedAt.Equal(otherAt) {
+		t.Fatalf("stored: version %d (answered %d), %v", stored.Version, got.Version, err)
+	}
+	// A stale copy cannot overwrite the saved one.
+	if err := f.store.UpdateAttempt(t.Context(), a); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("saving a stale attempt: %v", err)
+	}
+}
+
+// A save that keeps losing the race gives up after four tries with the
+// conflict, rather than looping while another writer holds the attempt.
+func TestAVersionConflictThatPersistsIsReported(t *testing.T) {
+	f := newFixture(t)
+	a := f.start(t, f.student, domain.ModeMock)
+	racing := &racingStore{Store: f.store, t: t, rounds: 100}
+	svc := exams.NewService(racing, catalog.NewService(f.store, false), groups.NewService(f.store), nil)
+	svc.SetClock(f.clock.Now)
+	if _, err := svc.Advance(t.Context(), f.student, a.ID, 0); !errors.Is(err, domain.ErrConflict) {
+		t.Fatalf("advance against a writer that always wins: %v", err)
+	}
+	if racing.saves != 4 || racing.refused != 4 {
+		t.Fatalf("saves %d, refused %d: want 4 of each", racing.saves, racing.refused)
+	}
+}
+
+// Two concurrent advances of the same phase both succeed, and the phase
+// ends once.
+func TestConcurrentAdvancesEndThePhaseOnce(t *testing.T) {
 	f := newFixture(t)
 	a := f.start(t, f.student, domain.ModeMock)
 	var wg sync.WaitGroup
@@ -220,10 +303,6 @@ func TestConcurrentChangesRetryOnAVersionConflict(t *testing.T) {
 	got, err := f.store.GetAttempt(t.Context(), a.ID)
 	if err != nil || got.Current() != 1 || got.Phases[1].EndedAt != nil || !got.Phases[0].EndedAt.Equal(f.clock.Now()) {
 		t.Fatalf("after two advances of phase 0: current %d, phases %+v, %v", got.Current(), got.Phases[:2], err)
-	}
-	// A stale copy cannot overwrite the saved one.
-	if err := f.store.UpdateAttempt(t.Context(), a); !errors.Is(err, domain.ErrConflict) {
-		t.Fatalf("saving a stale attempt: %v", err)
 	}
 }
 
@@ -240,7 +319,7 @@ func TestFinishingAndGrading(t *testing.T) {
 	if a.Status != domain.AttemptFinished || a.FinishedAt == nil || a.Self == nil || a.Self.Score <= 0 {
 		t.Fatalf("finished: %+v", a)
 	}
-	if _, err := f.exams.Advance(t.Context(), f.student, a.ID, 0); !errors.Is(err, domain.ErrNotInProgres) {
+	if _, err := f.exams.Advance(t.Context(), f.student, a.ID, 0); !errors.Is(err, domain.ErrNotInProgress) {
 		t.Fatalf("changing a finished attempt: %v", err)
 	}
 	// The same self-assessment again (a retry after a lost answer) is
@@ -248,7 +327,7 @@ func TestFinishingAndGrading(t *testing.T) {
 	if again, err := f.exams.SelfAssess(t.Context(), f.student, a.ID, levels(a, 3)); err != nil || again.Self == nil || !again.Self.At.Equal(a.Self.At) {
 		t.Fatalf("the same self-assessment again: %v", err)
 	}
-	if _, err := f.exams.SelfAssess(t.Context(), f.student, a.ID, levels(a, 2)); !errors.Is(err, domain.ErrNotInProgres) {
+	if _, err := f.exams.SelfAssess(t.Context(), f.student, a.ID, levels(a, 2)); !errors.Is(err, domain.ErrNotInProgress) {
 		t.Fatalf("another self-assessment of a finished attempt: %v", err)
 	}
 	if _, err := f.exams.Grade(t.Context(), f.student, a.ID, levels(a, 4), ""); code(err) != "not_group_tutor" {
@@ -283,7 +362,7 @@ func TestNotes(t *testing.T) {
 		t.Fatalf("another student's notes: %v", err)
 	}
 	a = f.finish(t, a)
-	if err := f.exams.SaveNotes(t.Context(), f.student, a.ID, "tarde"); !errors.Is(err, domain.ErrNotInProgres) {
+	if err := f.exams.SaveNotes(t.Context(), f.student, a.ID, "tarde"); !errors.Is(err, domain.ErrNotInProgress) {
 		t.Fatalf("notes after finishing: %v", err)
 	}
 	if got, _ := f.exams.Get(t.Context(), f.student, a.ID); got.Notes != "Art. 76 de la Constitución" {

@@ -380,6 +380,35 @@ type Counter struct {
 	ExpiresAt time.Time
 }
 
+// Normalized is c as every store keeps it: times in UTC to the
+// millisecond (the zero time stays zero), so all stores return the same
+// values.
+func (c Counter) Normalized() Counter {
+	return Counter{Count: c.Count, Start: toMillisecond(c.Start), Until: toMillisecond(c.Until), ExpiresAt: toMillisecond(c.ExpiresAt)}
+}
+
+func toMillisecond(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// UniqueStudents normalises the students' emails and keeps the first of
+// each, as every store keeps a group's students.
+func UniqueStudents(students []domain.GroupStudent) []domain.GroupStudent {
+	seen := make(map[string]bool, len(students))
+	out := make([]domain.GroupStudent, 0, len(students))
+	for _, st := range students {
+		st.Email = domain.NormalizeEmail(st.Email)
+		if !seen[st.Email] {
+			seen[st.Email] = true
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // IsZero reports whether c is the zero Counter (none stored).
 func (c Counter) IsZero() bool { return c == Counter{} }
 

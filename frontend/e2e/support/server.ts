@@ -49,27 +49,24 @@ export function uniqueEmail(prefix: string) {
 
 export type Running = { child: ChildProcess; url: string }
 
-// launch starts bin/simulador serve and waits for its "serving" log line.
+// launch starts bin/simulador serve and waits for its "serving" log line, or
+// its exit. It sets no deadline of its own: how long a start takes depends on
+// the machine's load (tens of seconds on a busy CI machine), and the
+// fixture's timeout bounds it (playwright.config.ts).
 export function launch(env: Record<string, string>, log: (s: string) => void): Promise<Running> {
   const child: ChildProcess = spawn(binary, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   return new Promise<Running>((resolveRunning, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 20 s:\n${output}`)), 20_000)
     const onData = (buf: Buffer) => {
       output += buf.toString()
       log(buf.toString())
       const m = /msg=serving url=(http:\/\/[^\s]+)/.exec(output)
-      if (m) {
-        clearTimeout(timer)
-        resolveRunning({ child, url: m[1] })
-      }
+      if (m) resolveRunning({ child, url: m[1] })
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`server exited with ${code}:\n${output}`))
-    })
+    child.on('error', (e) => reject(new Error(`cannot run ${binary} (make build builds it): ${e.message}`)))
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
   })
 }
 
@@ -171,12 +168,10 @@ export async function startGcs(): Promise<GcsHandle> {
   let out = ''
   child.stderr!.on('data', (b: Buffer) => (out += b.toString()))
   const ready = await new Promise<{ host: string; bucket: string }>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gcs-test-server did not start in 20 s (make e2e builds it):\n${out}`)), 20_000)
     child.stdout!.on('data', (b: Buffer) => {
       out += b.toString()
       const nl = out.indexOf('\n')
       if (nl < 0) return
-      clearTimeout(timer)
       try {
         resolveReady(JSON.parse(out.slice(0, nl)))
       } catch (e) {
@@ -184,11 +179,9 @@ export async function startGcs(): Promise<GcsHandle> {
       }
     })
     child.on('error', (e) => {
-      clearTimeout(timer)
       reject(new Error(`${gcsBinary}: ${e.message} (make e2e builds it)`))
     })
     child.on('exit', (code) => {
-      clearTimeout(timer)
       reject(new Error(`gcs-test-server exited with ${code}:\n${out}`))
     })
   })

@@ -167,6 +167,15 @@ export async function localRecordings(page: Page, attemptId: string): Promise<Lo
   }, attemptId)
 }
 
+// attemptLockHeld tells whether some tab of the page's browser holds the
+// Web Lock that lets one tab run the attempt (lib/attempt-lock.ts).
+export async function attemptLockHeld(page: Page, attemptId: string): Promise<boolean> {
+  return page.evaluate(async (name) => {
+    const { held = [] } = await navigator.locks.query()
+    return held.some((l) => l.name === name)
+  }, `simulador-intento:${attemptId}`)
+}
+
 export { expectAccessible } from './a11y'
 
 // expectPlayable checks every audio element on the page: a finite duration
@@ -193,16 +202,27 @@ export async function expectPlayable(page: Page, count: number) {
 }
 
 // finishQuickly runs an attempt already on its page through every phase with
-// the "Terminar…" buttons, recording about recordMs in each recorded phase,
-// and self-assesses at level; it returns on the comparison screen.
-export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, recordMs = 2500) {
+// the "Terminar…" buttons, ending each recorded phase once its take has
+// stored `chunks` chunks in the browser (a chunk is about 2 s of audio), and
+// self-assesses at level; it returns on the comparison screen.
+export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks = 1) {
+  const id = attemptIdOf(page)
+  const earlierTakes = new Set<string>()
   for (;;) {
     const title = (await phaseHeading(page).textContent()) ?? ''
     if (title === 'Autoevaluación') break
     const recorded = /Exposición|respuesta|cierre/.test(title)
     if (recorded) {
       await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
-      await page.waitForTimeout(recordMs)
+      // This phase's take has recorded enough, or the phase ended by itself.
+      await expect
+        .poll(
+          async () =>
+            (await localRecordings(page, id)).some((r) => !earlierTakes.has(r.id) && r.nextSeq >= chunks) ||
+            (await phaseHeading(page).textContent()) !== title,
+          { timeout: 20_000 },
+        )
+        .toBe(true)
     }
     // A short phase may end by itself while we wait (the server's clock
     // closes it): then there is no button left to press.
@@ -211,6 +231,7 @@ export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, record
     })
     if ((await phaseHeading(page).textContent()) === title) await finish.click({ timeout: 5_000 }).catch(() => undefined)
     await expect(phaseHeading(page)).not.toHaveText(title, { timeout: 20_000 })
+    for (const r of await localRecordings(page, id)) earlierTakes.add(r.id)
   }
   await rateAll(page, level)
   await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()

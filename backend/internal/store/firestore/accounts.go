@@ -97,18 +97,20 @@ func (s *Store) DeleteUserTokens(ctx context.Context, userID string, kind domain
 }
 
 func (s *Store) DeleteExpiredTokens(ctx context.Context, now time.Time) (int64, error) {
-	return s.deleteExpired(ctx, query{coll: colTokens, where: []cond{{"expiresAt", "<=", now}}})
+	return s.deleteExpired(ctx, collection(colTokens).with(cond{"expiresAt", "<=", now}).take(expiredBatch))
 }
 
-// deleteExpired deletes what q selects, expiredBatch documents per
-// transaction.
-func (s *Store) deleteExpired(ctx context.Context, q query) (int64, error) {
+// deleteExpired deletes what the queries select (each already bounded by
+// .take(expiredBatch)), one transaction per round, until a round finds
+// fewer than expiredBatch documents. Every sweep of expired documents
+// (tokens, sessions, counters, LTI nonces) goes through it.
+func (s *Store) deleteExpired(ctx context.Context, qs ...query) (int64, error) {
 	var total int64
 	for {
 		var n int
 		err := s.write(ctx, func(t *txn) error {
 			n = 0
-			docs, err := t.query(ctx, q.take(expiredBatch))
+			docs, err := queryAll(ctx, t, qs)
 			if err != nil {
 				return err
 			}

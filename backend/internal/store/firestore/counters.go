@@ -13,19 +13,6 @@ import (
 // sweep does it anyway).
 const colCounters = "counters"
 
-// counterTime is how a counter's times are kept: to the millisecond, like
-// the SQL stores, so every store returns the same values.
-func counterTime(t time.Time) time.Time {
-	if t.IsZero() {
-		return time.Time{}
-	}
-	return t.UTC().Truncate(time.Millisecond)
-}
-
-func normalizeCounter(c store.Counter) store.Counter {
-	return store.Counter{Count: c.Count, Start: counterTime(c.Start), Until: counterTime(c.Until), ExpiresAt: counterTime(c.ExpiresAt)}
-}
-
 func counterFrom(d doc, now time.Time) store.Counter {
 	if !d.exists {
 		return store.Counter{}
@@ -57,7 +44,7 @@ func (s *Store) UpdateCounter(ctx context.Context, key string, now time.Time, fn
 			return err
 		}
 		cur := counterFrom(d, now)
-		next := normalizeCounter(fn(cur))
+		next := fn(cur).Normalized()
 		switch {
 		case !next.ExpiresAt.After(now):
 			out = store.Counter{}
@@ -76,24 +63,5 @@ func (s *Store) UpdateCounter(ctx context.Context, key string, now time.Time, fn
 }
 
 func (s *Store) DeleteExpiredCounters(ctx context.Context, now time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int
-		err := s.write(ctx, func(t *txn) error {
-			n = 0
-			docs, err := t.query(ctx, collection(colCounters).with(cond{"expiresAt", "<=", now}).take(expiredBatch))
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				t.delete(d.ref)
-				n++
-			}
-			return nil
-		})
-		total += int64(n)
-		if err != nil || n < expiredBatch {
-			return total, err
-		}
-	}
+	return s.deleteExpired(ctx, collection(colCounters).with(cond{"expiresAt", "<=", now}).take(expiredBatch))
 }

@@ -97,7 +97,7 @@ func (s *Store) CreateGroup(ctx context.Context, g domain.Group) error {
 			}
 			t.set(lock, map[string]any{"groupId": g.ID})
 		}
-		students := dedupe(g.Estudiantes)
+		students := store.UniqueStudents(g.Estudiantes)
 		if active {
 			if err := s.claimMemberships(ctx, t, g.ID, students); err != nil {
 				return err
@@ -142,20 +142,6 @@ func (s *Store) claimMemberships(ctx context.Context, t *txn, groupID string, st
 		}
 	}
 	return nil
-}
-
-// dedupe normalises emails and keeps the first of each.
-func dedupe(students []domain.GroupStudent) []domain.GroupStudent {
-	seen := make(map[string]bool, len(students))
-	out := make([]domain.GroupStudent, 0, len(students))
-	for _, st := range students {
-		st.Email = domain.NormalizeEmail(st.Email)
-		if !seen[st.Email] {
-			seen[st.Email] = true
-			out = append(out, st)
-		}
-	}
-	return out
 }
 
 func (s *Store) memberRef(groupID, email string) *firestoreRef {
@@ -281,7 +267,7 @@ func (s *Store) AddGroupStudents(ctx context.Context, groupID string, students [
 		if !isActive(d) {
 			return fmt.Errorf("add students to group %s: %w", groupID, domain.ErrNotFound)
 		}
-		students := dedupe(students)
+		students := store.UniqueStudents(students)
 		refs := make([]*firestoreRef, len(students))
 		for i, st := range students {
 			refs[i] = s.memberRef(groupID, st.Email)

@@ -199,26 +199,7 @@ func (s *Store) TakeLTIOnce(ctx context.Context, kind, key string, now time.Time
 }
 
 func (s *Store) DeleteExpiredLTIOnce(ctx context.Context, now time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int
-		err := s.write(ctx, func(t *txn) error {
-			n = 0
-			docs, err := t.query(ctx, collection(colLTIOnce).with(cond{"expiresAt", "<=", now}).take(expiredBatch))
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				t.delete(d.ref)
-				n++
-			}
-			return nil
-		})
-		total += int64(n)
-		if err != nil || n < expiredBatch {
-			return total, err
-		}
-	}
+	return s.deleteExpired(ctx, collection(colLTIOnce).with(cond{"expiresAt", "<=", now}).take(expiredBatch))
 }
 
 func courseFields(c domain.LTICourse) map[string]any {

@@ -132,27 +132,7 @@ func (s *Store) ListUserSessions(ctx context.Context, userID string) ([]domain.S
 var expiredBatch = 200
 
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error) {
-	var total int64
-	for {
-		var n int
-		err := s.write(ctx, func(t *txn) error {
-			n = 0
-			docs, err := queryAll(ctx, t, []query{
-				collection(colSessions).with(cond{"expiresAt", "<=", now}).take(expiredBatch),
-				collection(colSessions).with(cond{"lastSeenAt", "<=", now.Add(-idle)}).take(expiredBatch),
-			})
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				t.delete(d.ref)
-				n++
-			}
-			return nil
-		})
-		total += int64(n)
-		if err != nil || n < expiredBatch {
-			return total, err
-		}
-	}
+	return s.deleteExpired(ctx,
+		collection(colSessions).with(cond{"expiresAt", "<=", now}).take(expiredBatch),
+		collection(colSessions).with(cond{"lastSeenAt", "<=", now.Add(-idle)}).take(expiredBatch))
 }

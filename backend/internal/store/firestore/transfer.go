@@ -192,7 +192,7 @@ var transferKinds = map[store.Kind]transferKind{
 			}
 			ref := s.ref(colGroups, g.ID)
 			t.set(ref, groupFields(g))
-			students := dedupe(g.Estudiantes)
+			students := store.UniqueStudents(g.Estudiantes)
 			keep := make(map[string]bool, len(students))
 			for _, st := range students {
 				m := s.memberRef(g.ID, st.Email)
@@ -752,7 +752,7 @@ func (s *Store) putActiveGroupLock(ctx context.Context, t *txn, g domain.Group) 
 func (s *Store) putMemberships(ctx context.Context, t *txn, g domain.Group) error {
 	keep := map[string]bool{}
 	if g.Status == domain.GroupActive {
-		students := dedupe(g.Estudiantes)
+		students := store.UniqueStudents(g.Estudiantes)
 		err := s.claimMemberships(ctx, t, g.ID, students)
 		if taken := (*store.MembersTakenError)(nil); errors.As(err, &taken) {
 			return fmt.Errorf("%w: %w", err, domain.ErrConflict)

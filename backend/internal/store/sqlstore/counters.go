@@ -9,11 +9,6 @@ import (
 	"github.com/utpl/simulador/backend/internal/store"
 )
 
-// normalizeCounter keeps what the table can hold: times to the millisecond.
-func normalizeCounter(c store.Counter) store.Counter {
-	return store.Counter{Count: c.Count, Start: fromMS(ms(c.Start)), Until: fromMS(ms(c.Until)), ExpiresAt: fromMS(ms(c.ExpiresAt))}
-}
-
 func (s *DB) GetCounter(ctx context.Context, key string, now time.Time) (store.Counter, error) {
 	c, err := s.readCounter(ctx, key, now, false)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -54,7 +49,7 @@ func (s *DB) UpdateCounter(ctx context.Context, key string, now time.Time, fn fu
 		if err != nil && !errors.Is(err, domain.ErrNotFound) {
 			return err
 		}
-		next := normalizeCounter(fn(cur))
+		next := fn(cur).Normalized()
 		switch {
 		case !next.ExpiresAt.After(now):
 			out = store.Counter{}

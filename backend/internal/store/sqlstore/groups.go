@@ -22,7 +22,7 @@ func (s *DB) CreateGroup(ctx context.Context, g domain.Group) error {
 		if err != nil {
 			return err
 		}
-		students := dedupeStudents(g.Estudiantes)
+		students := store.UniqueStudents(g.Estudiantes)
 		if g.Status == domain.GroupActive {
 			if err := tx.claimMemberships(ctx, g.ID, students); err != nil {
 				return err
@@ -31,20 +31,6 @@ func (s *DB) CreateGroup(ctx context.Context, g domain.Group) error {
 		_, err = tx.insertStudents(ctx, g.ID, students)
 		return err
 	})
-}
-
-// dedupeStudents normalises emails and keeps the first of each.
-func dedupeStudents(students []domain.GroupStudent) []domain.GroupStudent {
-	seen := make(map[string]bool, len(students))
-	out := make([]domain.GroupStudent, 0, len(students))
-	for _, st := range students {
-		st.Email = domain.NormalizeEmail(st.Email)
-		if !seen[st.Email] {
-			seen[st.Email] = true
-			out = append(out, st)
-		}
-	}
-	return out
 }
 
 // membershipBatch is how many emails one statement claims or looks up.
@@ -208,7 +194,7 @@ func (s *DB) AddGroupStudents(ctx context.Context, groupID string, students []do
 		if err := tx.lockActiveGroup(ctx, groupID); err != nil {
 			return fmt.Errorf("add students to group %s: %w", groupID, err)
 		}
-		fresh, err := tx.notInGroup(ctx, groupID, dedupeStudents(students))
+		fresh, err := tx.notInGroup(ctx, groupID, store.UniqueStudents(students))
 		if err != nil {
 			return err
 		}

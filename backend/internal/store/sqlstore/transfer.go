@@ -554,7 +554,7 @@ func (s *DB) putMemberships(ctx context.Context, g domain.Group) error {
 	if g.Status != domain.GroupActive {
 		return nil
 	}
-	err := s.claimMemberships(ctx, g.ID, dedupeStudents(g.Estudiantes))
+	err := s.claimMemberships(ctx, g.ID, store.UniqueStudents(g.Estudiantes))
 	if taken := (*store.MembersTakenError)(nil); errors.As(err, &taken) {
 		return fmt.Errorf("%w: %w", err, domain.ErrConflict)
 	}

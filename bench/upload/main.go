@@ -63,7 +63,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 // The upload budget (README.md, "Tests"): 200 students recording at once for

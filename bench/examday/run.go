@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 // runExamDay runs a ramp or a storm and reports whether the budgets held.

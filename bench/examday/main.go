@@ -62,7 +62,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 type options struct {

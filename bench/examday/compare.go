@@ -28,7 +28,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 // The per-request comparison (-mode compare): the same work on the

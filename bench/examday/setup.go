@@ -27,7 +27,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for template databases
 	_ "modernc.org/sqlite"             // the "sqlite" driver, to read a template's schema version
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 // degreeID is the demo bank's degree, which every fresh install has.

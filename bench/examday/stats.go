@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/utpl/simulador/backend/internal/testsupport/benchkit"
+	"github.com/utpl/simulador/bench/benchkit"
 )
 
 // Endpoints, named by method and route. The tutor's ones are not student
