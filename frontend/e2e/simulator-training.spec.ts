@@ -52,7 +52,7 @@ test('Entrenamiento: area and difficulty filters, pause and resume stop the cloc
   await expect(page.getByRole('complementary', { name: 'Guía de estructura' })).toBeVisible()
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'Pausar' }).click()
-  await expect(page.getByText('Grabación en pausa')).toBeVisible()
+  await expect(page.getByText('Grabación en pausa', { exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'Reanudar' }).click()
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
 

@@ -60,3 +60,23 @@ func CanonicalAudioType(stored string) string {
 	}
 	return "application/octet-stream"
 }
+
+// AudioExtension names a file after its audio type (a download, the file
+// sent for transcription): ".webm" for Chromium and Firefox takes, ".m4a"
+// for Safari's MP4/AAC, ".ogg" where only Ogg was offered. A type outside
+// the allow-list gets no extension.
+func AudioExtension(mimeType string) string {
+	switch base, _, _ := strings.Cut(CanonicalAudioType(mimeType), ";"); base {
+	case "audio/webm":
+		return ".webm"
+	case "audio/mp4":
+		return ".m4a"
+	case "audio/ogg":
+		return ".ogg"
+	case "audio/mpeg":
+		return ".mp3"
+	case "audio/wav":
+		return ".wav"
+	}
+	return ""
+}

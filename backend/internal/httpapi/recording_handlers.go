@@ -2,11 +2,11 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/exams"
 )
 
@@ -77,7 +77,7 @@ func (a *api) recordingMedia(c echo.Context) error {
 	h := c.Response().Header()
 	h.Set("Content-Type", m.MimeType)
 	h.Set("Cache-Control", "private, no-store")
-	h.Set("Content-Disposition", attachment("grabacion-"+c.Param("rid")+extensionOf(m.MimeType)))
+	h.Set("Content-Disposition", attachment("grabacion-"+c.Param("rid")+domain.AudioExtension(m.MimeType)))
 	h.Set("Content-Security-Policy", a.csp+"; sandbox")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	// Long recordings on slow links must not hit the server's write timeout.
@@ -85,24 +85,6 @@ func (a *api) recordingMedia(c echo.Context) error {
 	// No modification time: ServeContent sends no Last-Modified.
 	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, m.Content)
 	return nil
-}
-
-// extensionOf names a download after its (canonical) audio type.
-func extensionOf(mime string) string {
-	base, _, _ := strings.Cut(mime, ";")
-	switch base {
-	case "audio/webm":
-		return ".webm"
-	case "audio/mp4":
-		return ".m4a"
-	case "audio/ogg":
-		return ".ogg"
-	case "audio/mpeg":
-		return ".mp3"
-	case "audio/wav":
-		return ".wav"
-	}
-	return ""
 }
 
 func (a *api) deleteRecording(c echo.Context) error {

@@ -231,7 +231,7 @@ func (w *Worker) process(ctx context.Context, job domain.Job) error {
 		return err
 	}
 	defer m.Content.Close()
-	lang, segs, err := w.client.Transcribe(ctx, m.Content, "grabacion"+extension(r.MimeType), r.DurationMs)
+	lang, segs, err := w.client.Transcribe(ctx, m.Content, "grabacion"+transcriptionExtension(r.MimeType), r.DurationMs)
 	if err != nil {
 		return err
 	}
@@ -242,12 +242,12 @@ func (w *Worker) process(ctx context.Context, job domain.Job) error {
 	return err
 }
 
-func extension(mime string) string {
-	switch {
-	case len(mime) >= 9 && mime[:9] == "audio/mp4":
-		return ".m4a"
-	case len(mime) >= 9 && mime[:9] == "audio/ogg":
-		return ".ogg"
+// transcriptionExtension names the file sent for transcription after the
+// take's type, so the service decodes MP4 (Safari) and Ogg takes as such; a
+// type the server does not know is sent as WebM, the common case.
+func transcriptionExtension(mimeType string) string {
+	if ext := domain.AudioExtension(mimeType); ext != "" {
+		return ext
 	}
 	return ".webm"
 }

@@ -34,6 +34,13 @@ describe('pickMimeType', () => {
     expect(pickMimeType()).toBe('audio/mp4')
   })
 
+  it('takes Ogg/Opus where that is all there is', () => {
+    stubRecorder(['audio/ogg;codecs=opus', 'audio/ogg'])
+    expect(pickMimeType()).toBe('audio/ogg;codecs=opus')
+    stubRecorder(['audio/ogg'])
+    expect(pickMimeType()).toBe('audio/ogg')
+  })
+
   it("returns '' (browser default) when nothing matches", () => {
     stubRecorder([])
     expect(pickMimeType()).toBe('')

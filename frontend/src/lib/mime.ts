@@ -1,7 +1,16 @@
 // Which container/codec MediaRecorder should use. Chrome, Edge and Firefox
-// record WebM/Opus; Safari records MP4/AAC.
+// record WebM/Opus; Safari (every browser on an iPhone) records MP4/AAC;
+// Ogg/Opus is for a browser that offers nothing else. The server accepts
+// each of them (backend/internal/domain/audio.go).
 
-export const MIME_CANDIDATES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/mp4;codecs=mp4a.40.2', 'audio/mp4'] as const
+export const MIME_CANDIDATES = [
+  'audio/webm;codecs=opus',
+  'audio/webm',
+  'audio/mp4;codecs=mp4a.40.2',
+  'audio/mp4',
+  'audio/ogg;codecs=opus',
+  'audio/ogg',
+] as const
 
 // pickMimeType returns the first candidate the browser can record, '' when
 // MediaRecorder exists but supports none of them (the browser then picks its

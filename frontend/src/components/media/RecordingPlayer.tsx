@@ -53,6 +53,9 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
         const path = `/api/attempts/${encodeURIComponent(attemptId)}/recordings/${encodeURIComponent(id)}/media`
         let blob = await api.blob(path, { signal: ctl.signal })
         const type = mimeType || blob.type || 'audio/webm'
+        // The player picks a decoder by the blob's type: make it the
+        // recording's (WebM, MP4 or Ogg), whatever the response said.
+        if (blob.type !== type) blob = new Blob([blob], { type })
         if (isWebm(type) && durationMs > 0) {
           const { default: fixWebmDuration } = await import('fix-webm-duration')
           blob = await fixWebmDuration(blob, durationMs, { logger: false })

@@ -6,6 +6,7 @@ import type { UploadQueue } from '../recording/uploader'
 import type { ControllerState } from '../lib/recording-controller'
 import type { MicState } from '../lib/microphone'
 import { UploadStatusLine } from './UploadStatusLine'
+import { recordingState } from '../lib/recording-state'
 
 // RecordingPanel shows that the phase is being recorded, the microphone
 // level, and where the audio is (on the server or waiting in this device).
@@ -25,23 +26,14 @@ export function RecordingPanel({
   onRetry: () => void
 }) {
   const level = useAudioLevel(rec.phase !== null && !rec.paused ? stream : null)
-  const recording = rec.phase !== null && !rec.paused
-  const problem = rec.error ?? (mic.status === 'failed' ? mic.message : null)
+  const { key, text, problem } = recordingState(rec, mic)
   return (
     <div className="space-y-3 rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200">
-      <p className="flex items-center gap-2 font-semibold" data-recording={recording ? 'on' : rec.paused ? 'paused' : 'off'}>
-        {recording ? (
-          <>
-            <span aria-hidden="true" className="size-3 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none" />
-            <span className="text-red-900">Grabando</span>
-          </>
-        ) : rec.paused ? (
-          <span className="text-slate-800">Grabación en pausa</span>
-        ) : rec.starting || mic.status === 'asking' ? (
-          <span className="text-slate-800">Iniciando la grabación…</span>
-        ) : (
-          <span className="text-slate-800">Sin grabar</span>
-        )}
+      <p className="flex items-center gap-2 font-semibold" data-recording={key === 'on' ? 'on' : key === 'paused' ? 'paused' : 'off'}>
+        {key === 'on' && <span aria-hidden="true" className="size-3 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none" />}
+        <span className={key === 'on' ? 'text-red-900' : 'text-slate-800'} data-testid="recording-state">
+          {text}
+        </span>
       </p>
       <div className="max-w-md">
         <LevelMeter level={level} />

@@ -108,7 +108,7 @@ export class RecordingController {
           this.take = t
           this.patch({ phase: t.phase, paused: false, starting: false, error: null })
           void t.ended.then(
-            () => this.lost(t),
+            (r) => this.lost(t, r),
             () => this.lost(t),
           )
         } catch (e) {
@@ -126,11 +126,13 @@ export class RecordingController {
     }
   }
 
-  // lost: a take ended without being asked to (microphone gone).
-  private lost(t: Take) {
+  // lost: a take ended without being asked to (microphone gone, or the
+  // recorder had to stop it and says why).
+  private lost(t: Take, result?: unknown) {
     if (this.take !== t) return
     this.take = null
     this.failedPhase = t.phase
-    this.patch({ phase: null, paused: false, error: interruptedMessage })
+    const reason = (result as { stopReason?: unknown } | undefined)?.stopReason
+    this.patch({ phase: null, paused: false, error: typeof reason === 'string' && reason ? reason : interruptedMessage })
   }
 }

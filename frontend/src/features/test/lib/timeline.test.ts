@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Blueprint, Phase } from '@/types/api'
-import { blueprintRows, blueprintTotalSec, timelineSteps } from './timeline'
+import { blueprintRows, blueprintTotalSec, phaseInstruction, timelineSteps } from './timeline'
 
 const phase = (kind: Phase['kind'], index = 0, skipped = false) => ({ kind, index, skipped })
 const phases = [
@@ -26,6 +26,17 @@ describe('timelineSteps', () => {
     const withSkip = phases.map((p, i) => (i === 0 ? { ...p, skipped: true } : p))
     expect(timelineSteps(withSkip, 3).map((s) => s.state)).toEqual(['skipped', 'done', 'current', 'upcoming', 'upcoming', 'upcoming'])
     expect(timelineSteps(phases, phases.length).every((s) => s.state === 'done')).toBe(true)
+  })
+})
+
+describe('phaseInstruction', () => {
+  it('says a recorded phase is being recorded only while the recorder is', () => {
+    const presentation = { kind: 'presentation' as const, index: 0, limitSec: 600 }
+    expect(phaseInstruction(presentation, 'on')).toMatch(/Se está grabando; tiene 10 minutos\./)
+    expect(phaseInstruction(presentation, 'off')).toMatch(/La grabación no está activa; tiene/)
+    expect(phaseInstruction(presentation, 'off')).not.toMatch(/Se está grabando/)
+    expect(phaseInstruction(presentation, 'paused')).toMatch(/en pausa/)
+    expect(phaseInstruction(presentation)).toMatch(/Esta fase se graba/)
   })
 })
 

@@ -1,5 +1,6 @@
 import type { Blueprint, Phase } from '@/types/api'
 import { spokenDuration } from './clock'
+import type { RecordingStateKey } from './recording-state'
 
 // The phase timeline: an attempt's phases grouped into the steps a student
 // recognises (a tribunal question is one step: think, then answer).
@@ -51,22 +52,41 @@ export function timelineSteps(phases: Pick<Phase, 'kind' | 'index' | 'skipped'>[
   return steps
 }
 
-// phaseInstruction tells the student what to do in a phase.
-export function phaseInstruction(p: Pick<Phase, 'kind' | 'index' | 'limitSec'>): string {
+// phaseInstruction tells the student what to do in a phase. For a recorded
+// phase, recording says what the recorder is doing right now, so the text
+// never claims a recording that is not happening; without it (the spoken
+// announcement when a phase begins) the text says the phase is recorded.
+export function phaseInstruction(p: Pick<Phase, 'kind' | 'index' | 'limitSec'>, recording?: RecordingStateKey): string {
   const t = spokenDuration(p.limitSec)
+  const rec = recordedNow(recording)
   switch (p.kind) {
     case 'preparation':
       return `Lea el caso y prepare su exposición. Tiene ${t}; sus notas se guardan solas.`
     case 'presentation':
-      return `Exponga el caso ante el tribunal. Se está grabando; tiene ${t}.`
+      return `Exponga el caso ante el tribunal. ${rec}; tiene ${t}.`
     case 'think':
       return `Escuche la pregunta ${p.index} del tribunal y piense su respuesta (${t}).`
     case 'answer':
-      return `Responda la pregunta ${p.index} del tribunal. Se está grabando; tiene ${t}.`
+      return `Responda la pregunta ${p.index} del tribunal. ${rec}; tiene ${t}.`
     case 'closing':
-      return `Haga su alegato de cierre. Se está grabando; tiene ${t}.`
+      return `Haga su alegato de cierre. ${rec}; tiene ${t}.`
     case 'self_assessment':
       return 'Califique su desempeño con la rúbrica. Después verá los puntos clave del caso.'
+  }
+}
+
+function recordedNow(recording: RecordingStateKey | undefined): string {
+  switch (recording) {
+    case undefined:
+      return 'Esta fase se graba'
+    case 'on':
+      return 'Se está grabando'
+    case 'paused':
+      return 'La grabación está en pausa'
+    case 'starting':
+      return 'La grabación está por comenzar'
+    case 'off':
+      return 'La grabación no está activa'
   }
 }
 

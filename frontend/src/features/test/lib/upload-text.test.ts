@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { UploadStatus } from '../recording/uploader'
-import { uploadSummary } from './upload-text'
+import { directNote, uploadSummary } from './upload-text'
 
 const base: UploadStatus = {
   pendingChunks: 0,
   pendingBytes: 0,
+  heldChunks: 0,
+  direct: false,
   pendingRecordings: 0,
   uploading: false,
   online: true,
@@ -15,7 +17,24 @@ const base: UploadStatus = {
 describe('uploadSummary', () => {
   it('says when everything is on the server', () => {
     expect(uploadSummary(base)).toEqual({ tone: 'ok', text: 'Guardado en el servidor' })
-    expect(uploadSummary({ ...base, pendingChunks: 1, uploading: true }).tone).toBe('ok')
+  })
+  it('never says saved while a chunk or a take is not acknowledged', () => {
+    expect(uploadSummary({ ...base, pendingChunks: 1, uploading: true })).toEqual({ tone: 'pending', text: 'Enviando al servidor…' })
+    expect(uploadSummary({ ...base, pendingRecordings: 1 })).toEqual({ tone: 'pending', text: 'Enviando al servidor…' })
+  })
+  it('says calmly that takes go straight to the server when the browser refuses to store them', () => {
+    expect(uploadSummary({ ...base, direct: true })).toEqual({ tone: 'ok', text: 'Guardado en el servidor', detail: directNote })
+    expect(uploadSummary({ ...base, direct: true, pendingChunks: 1, heldChunks: 1 })).toEqual({
+      tone: 'pending',
+      text: 'Enviando al servidor…',
+      detail: directNote,
+    })
+    expect(uploadSummary({ ...base, direct: true, online: false, pendingChunks: 3, heldChunks: 3 })).toEqual({
+      tone: 'offline',
+      text: '3 fragmentos pendientes — se enviarán al reconectar',
+      detail: 'Sin conexión: la grabación continúa; lo pendiente está en la memoria de esta pestaña (no la cierre ni la recargue).',
+    })
+    expect(uploadSummary({ ...base, direct: true, online: false }).text).toMatch(/memoria de esta pestaña/)
   })
   it('counts what waits for the connection', () => {
     expect(uploadSummary({ ...base, online: false, pendingChunks: 4 }).text).toBe('4 fragmentos pendientes — se enviarán al reconectar')

@@ -5,7 +5,10 @@ import type { UploadQueue } from './uploader'
 
 // PhaseRecorder records one take of a phase. Every blob MediaRecorder emits
 // is written to IndexedDB (with the next seq) before the upload queue hears
-// of it, so audio survives a reload, a crash or a network drop.
+// of it, so audio survives a reload, a crash or a network drop. Where the
+// browser refuses to store it, the take is held in memory and sent from
+// there (store.ts); only if that memory fills up (offline for a long time
+// with no storage) does the take stop, and it says why.
 
 export const DEFAULT_TIMESLICE_MS = 2000
 // Opus speech is clear at 64 kb/s: about 16 kB per 2 s chunk, 5 MB per 10 min.
@@ -20,6 +23,9 @@ export interface PhaseRecordingResult {
   recordingId: string
   chunks: number
   durationMs: number
+  // Why the take stopped by itself, in Spanish for the student (set when the
+  // recorder had to stop it; absent for stop() and a lost microphone).
+  stopReason?: string
 }
 
 export type RecorderErrorKind = 'storage' | 'recorder'
@@ -35,12 +41,13 @@ export class RecorderError extends Error {
   }
 }
 
-const messages = {
-  storage:
-    'No se pudo guardar parte de la grabación en este equipo (almacenamiento del navegador lleno o bloqueado). Libere espacio o use otro navegador.',
+export const recorderMessages = {
+  storage: 'No se pudo conservar el final de esta parte de la grabación. Lo grabado antes se conserva y se enviará al servidor.',
+  memoryFull:
+    'Se detuvo la grabación de esta parte: sin conexión y sin almacenamiento en este equipo, ya no queda memoria para guardar más audio. Lo grabado hasta ahora (salvo los últimos segundos) se enviará al volver la conexión; no cierre ni recargue la página.',
+  stoppedStorage:
+    'Se detuvo la grabación de esta parte porque no se pudo conservar el audio. Lo grabado hasta ahora se enviará al servidor; vuelva a grabar esta parte.',
   recorder: 'El navegador interrumpió la grabación. Revise el micrófono y vuelva a grabar esta parte.',
-  noStorage:
-    'Este navegador no permite guardar la grabación en el equipo (¿navegación privada o almacenamiento bloqueado?). Use una ventana normal de Chrome, Edge, Firefox o Safari.',
   unsupported: 'Este navegador no permite grabar audio. Use una versión reciente de Chrome, Edge, Firefox o Safari.',
 }
 
@@ -81,6 +88,7 @@ export class PhaseRecorder {
   private activeMs = 0
   private runStart: number | null = null
   private stopRequested = false
+  private stopReason: string | undefined
   private finishing: Promise<PhaseRecordingResult> | null = null
   private graceTimer: ReturnType<typeof setTimeout> | undefined
   private settle!: { resolve: (r: PhaseRecordingResult) => void; reject: (e: unknown) => void }
@@ -108,16 +116,12 @@ export class PhaseRecorder {
   // once recording has begun.
   static async start(opts: PhaseRecorderOptions): Promise<PhaseRecorder> {
     const picked = opts.mimeType ?? pickMimeType()
-    if (picked === null || typeof MediaRecorder === 'undefined') throw new RecorderError('recorder', messages.unsupported)
+    if (picked === null || typeof MediaRecorder === 'undefined') throw new RecorderError('recorder', recorderMessages.unsupported)
     const mr = makeMediaRecorder(opts.stream, picked, opts.audioBitsPerSecond ?? DEFAULT_AUDIO_BITS_PER_SECOND)
     const mimeType = mr.mimeType || picked || 'audio/webm'
-    let row: store.RecordingRow
-    try {
-      row = await store.addRecording({ attemptId: opts.attemptId, phase: opts.phase, mimeType })
-    } catch (err) {
-      // Without local storage a reload would lose the take: do not record.
-      throw new RecorderError('storage', messages.noStorage, err)
-    }
+    // Without local storage the take is held in memory (store.ts): recording
+    // never depends on the browser's storage alone.
+    const row = await store.addRecording({ attemptId: opts.attemptId, phase: opts.phase, mimeType })
     const rec = new PhaseRecorder(opts, mr, row)
     live.add(rec.recordingId)
     rec.listen()
@@ -127,7 +131,7 @@ export class PhaseRecorder {
       rec.unlisten()
       live.delete(rec.recordingId)
       await store.markStopped(rec.recordingId, { durationMs: 0, levels: [] }).catch(() => undefined)
-      throw new RecorderError('recorder', messages.recorder, err)
+      throw new RecorderError('recorder', recorderMessages.recorder, err)
     }
     rec.runStart = rec.now()
     rec.sampler.start()
@@ -206,7 +210,9 @@ export class PhaseRecorder {
       await withRetries(() => store.markStopped(this.recordingId, { durationMs, levels }))
       live.delete(this.recordingId)
       this.queue.kick()
-      return { recordingId: this.recordingId, chunks: this.chunkCount, durationMs }
+      const result: PhaseRecordingResult = { recordingId: this.recordingId, chunks: this.chunkCount, durationMs }
+      if (this.stopReason) result.stopReason = this.stopReason
+      return result
     })()
     this.finishing.then(
       (r) => {
@@ -214,7 +220,7 @@ export class PhaseRecorder {
         if (interrupted) this.opts.onInterrupted?.(r)
       },
       (e) => {
-        const err = new RecorderError('storage', messages.storage, e)
+        const err = new RecorderError('storage', recorderMessages.storage, e)
         this.settle.reject(err)
         this.opts.onError?.(err)
       },
@@ -250,16 +256,36 @@ export class PhaseRecorder {
   }
 
   // persist appends blobs strictly in arrival order (seqs follow the audio).
+  // The store falls back to memory by itself; a blob it still cannot keep
+  // (memory full) stops the take with the reason, never silently.
   private persist(blob: Blob) {
     this.writes = this.writes.then(async () => {
+      if (this.stopReason) return // the take is stopping: nothing after the gap may follow it
       try {
-        await withRetries(() => store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels }))
+        await store.appendChunk(this.recordingId, blob, { durationMs: this.durationMs, levels: this.sampler.levels })
         this.chunkCount++
         this.queue.kick()
       } catch (e) {
-        this.opts.onError?.(new RecorderError('storage', messages.storage, e))
+        this.cannotKeep(e)
       }
     })
+  }
+
+  private cannotKeep(e: unknown) {
+    const full = e instanceof store.MemoryFullError
+    if (this.stopRequested || this.finishing) {
+      // Only the last blob of a take already stopping was lost: say so.
+      this.opts.onError?.(new RecorderError('storage', full ? recorderMessages.memoryFull : recorderMessages.storage, e))
+      return
+    }
+    this.stopReason = full ? recorderMessages.memoryFull : recorderMessages.stoppedStorage
+    this.queue.kick()
+    try {
+      this.mr.stop() // its stop event finishes the take (reported as interrupted)
+      this.graceTimer = setTimeout(() => void this.finish(), STOP_GRACE_MS)
+    } catch {
+      void this.finish()
+    }
   }
 
   private onStop = () => {
@@ -268,7 +294,7 @@ export class PhaseRecorder {
 
   private onRecorderError = (e: Event) => {
     const cause = (e as Event & { error?: unknown }).error
-    this.opts.onError?.(new RecorderError('recorder', messages.recorder, cause))
+    this.opts.onError?.(new RecorderError('recorder', recorderMessages.recorder, cause))
   }
 
   // The page is going away (or to the background, where mobile browsers may

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   addRecording,
+  chunkBody,
   appendChunk,
   deleteAttemptData,
   deleteChunk,
@@ -35,8 +36,8 @@ describe('recording store', () => {
 
     const chunks = await listPendingChunks('a1')
     expect(chunks.map((c) => c.seq)).toEqual([0, 1])
-    expect(await chunks[1].blob.text()).toBe('second!')
-    expect(chunks[1].blob.type).toBe('audio/webm')
+    expect(await chunkBody(chunks[1]).text()).toBe('second!')
+    expect(chunkBody(chunks[1]).type).toBe('audio/webm')
     expect(chunks[0]).toMatchObject({ recordingId: rec.id, attemptId: 'a1', bytes: 5 })
   })
 

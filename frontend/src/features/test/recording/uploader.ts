@@ -3,12 +3,13 @@ import { api, ApiError, busyDelay } from '@/lib/api-client'
 import * as store from './store'
 import type { ChunkRow, RecordingRow } from './store'
 
-// UploadQueue sends an attempt's recordings to the server from IndexedDB, in
-// order, one request at a time:
+// UploadQueue sends an attempt's recordings to the server from IndexedDB (or
+// from memory, for takes IndexedDB refused; see store.ts), in order, one
+// request at a time:
 //   PUT  /api/attempts/:id/recordings/:rid              {phase, mimeType}   (once per recording)
 //   PUT  /api/attempts/:id/recordings/:rid/chunks/:seq  raw bytes, X-Chunk-SHA256
 //   POST /api/attempts/:id/recordings/:rid/complete     {chunks, durationMs, levels}
-// A chunk leaves IndexedDB only after the server acknowledged it (2xx).
+// A chunk leaves IndexedDB (or memory) only after the server acknowledged it (2xx).
 // Network errors, timeouts, 408, 429 and 5xx are retried with exponential
 // backoff and jitter; a 429 or 503 that says when to come back (Retry-After:
 // the server is busy and did nothing) is retried after that time plus
@@ -25,7 +26,7 @@ import type { ChunkRow, RecordingRow } from './store'
 export type UploadErrorKind =
   | 'transient' // network, timeout, 408, 429, 5xx: retried automatically
   | 'busy' // 429/503 with Retry-After: the server asked to come back later; retried then
-  | 'storage' // IndexedDB failed: retried automatically
+  | 'storage' // IndexedDB could not be read: retried automatically (takes held in memory still go up)
   | 'conflict' // 409 chunk_conflict: a bug; the chunk is kept, the recording waits
   | 'missing' // 409 chunks_missing on complete: the server lacks chunks we no longer have
   | 'refused' // 409 phase_not_started / attempt_graded / too_many_takes on registering a take: dropped for good
@@ -46,8 +47,10 @@ export interface UploadError {
 }
 
 export interface UploadStatus {
-  pendingChunks: number // chunks in IndexedDB not yet acknowledged
+  pendingChunks: number // chunks in IndexedDB or memory not yet acknowledged
   pendingBytes: number
+  heldChunks: number // of those, the ones held in memory only (a reload loses them)
+  direct: boolean // this browser refused to store a take of the attempt: takes are sent straight from memory
   pendingRecordings: number // stopped recordings still waiting for the complete call
   uploading: boolean // a request is in flight
   online: boolean // navigator.onLine
@@ -120,6 +123,8 @@ export class UploadQueue {
     this.status = {
       pendingChunks: 0,
       pendingBytes: 0,
+      heldChunks: 0,
+      direct: false,
       pendingRecordings: 0,
       uploading: false,
       online: isOnline(),
@@ -299,10 +304,19 @@ export class UploadQueue {
     }
   }
 
-  // plan lists what to send, in order, from IndexedDB; it also refreshes the
-  // pending counts.
+  // plan lists what to send, in order, from IndexedDB and memory; it also
+  // refreshes the pending counts. When IndexedDB cannot be read, what memory
+  // holds is still sent (it would be lost by waiting), and the storage error
+  // is reported once that is done.
   private async plan(): Promise<Work[]> {
-    const [recs, chunks] = await Promise.all([store.listRecordings(this.attemptId), store.listPendingChunks(this.attemptId)])
+    const { recordings: recs, chunks, storageError } = await store.snapshot(this.attemptId)
+    const plan = this.planFrom(recs, chunks)
+    if (storageError && plan.length === 0) throw storageError
+    if (storageError) this.setStatus({ lastError: this.classify(storageError) })
+    return plan
+  }
+
+  private planFrom(recs: RecordingRow[], chunks: ChunkRow[]): Work[] {
     const byRec = new Map<string, ChunkRow[]>()
     for (const c of chunks) {
       const list = byRec.get(c.recordingId)
@@ -337,9 +351,10 @@ export class UploadQueue {
       case 'chunk': {
         const { chunk } = work
         const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/octet-stream' }
-        const digest = await sha256Hex(chunk.blob)
+        const body = store.chunkBody(chunk)
+        const digest = await sha256Hex(body)
         if (digest) headers['X-Chunk-SHA256'] = digest
-        await this.send((signal) => api.put(`${path}/chunks/${chunk.seq}`, chunk.blob, { signal, headers }, noBusyRetry))
+        await this.send((signal) => api.put(`${path}/chunks/${chunk.seq}`, body, { signal, headers }, noBusyRetry))
         await store.deleteChunk(rec.id, chunk.seq)
         void this.refreshCounts()
         return
@@ -388,8 +403,8 @@ export class UploadQueue {
       do {
         this.recount = false
         try {
-          const [recs, chunks] = await Promise.all([store.listRecordings(this.attemptId), store.listPendingChunks(this.attemptId)])
-          this.setCounts(recs, chunks)
+          const { recordings, chunks } = await store.snapshot(this.attemptId)
+          this.setCounts(recordings, chunks)
         } catch {
           // the loop reports storage errors
         }
@@ -405,6 +420,8 @@ export class UploadQueue {
     this.setStatus({
       pendingChunks: chunks.length,
       pendingBytes: chunks.reduce((n, c) => n + c.bytes, 0),
+      heldChunks: chunks.filter((c) => c.volatile).length,
+      direct: store.heldInMemory(this.attemptId),
       pendingRecordings: recs.filter((r) => r.stopped && !r.completed).length,
     })
   }
@@ -498,6 +515,8 @@ export function getUploadQueue(attemptId: string, options?: UploadQueueOptions):
 const idle: UploadStatus = {
   pendingChunks: 0,
   pendingBytes: 0,
+  heldChunks: 0,
+  direct: false,
   pendingRecordings: 0,
   uploading: false,
   online: true,

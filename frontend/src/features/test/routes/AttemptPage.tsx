@@ -41,7 +41,8 @@ import { forgetLocalNotes } from '../lib/notes'
 import { RecordingController } from '../lib/recording-controller'
 import { withLiveTranscript } from '@/features/transcripts/live-take'
 import { finishLabel, phaseInstruction } from '../lib/timeline'
-import { uploadsSettled } from '../lib/upload-text'
+import { uploadsSettled, uploadSummary } from '../lib/upload-text'
+import { recordingState } from '../lib/recording-state'
 import { usePhaseAnnouncement } from '../lib/use-phase-announcement'
 import { usePhaseClock } from '../lib/use-phase-clock'
 import { usePhaseMove, type MoveKind } from '../lib/use-phase-move'
@@ -323,6 +324,9 @@ function Runner({ a }: { a: Attempt }) {
   }
 
   const timed = phase.limitSec > 0
+  // The card, the phase text and the sticky bar tell the same state.
+  const recState = recordingState(rec, mic.state)
+  const recordedSoFar = a.phases.slice(0, cur + 1).some((p) => p.recorded)
   const complete = a.rubric.criteria.every((c) => levels[c.id])
   const recordingPanel = (
     <RecordingPanel
@@ -363,7 +367,7 @@ function Runner({ a }: { a: Attempt }) {
             <h2 id="fase-actual" ref={heading} tabIndex={-1} className="text-2xl font-bold text-slate-900 focus:outline-none">
               {phaseName(phase)}
             </h2>
-            <p className="mt-1 text-slate-700">{phaseInstruction(phase)}</p>
+            <p className="mt-1 text-slate-700">{phaseInstruction(phase, phase.recorded ? recState.key : undefined)}</p>
           </div>
           {timed && secondsLeft !== null && <Countdown remainingMs={secondsLeft * 1000} limitSec={phase.limitSec} paused={paused} />}
         </div>
@@ -458,7 +462,8 @@ function Runner({ a }: { a: Attempt }) {
         secondsLeft={timed ? secondsLeft : null}
         limitSec={phase.limitSec}
         paused={paused}
-        recording={rec.phase !== null && !rec.paused}
+        recording={phase.recorded ? { key: recState.key, text: recState.text, problem: recState.problem !== null } : null}
+        upload={recordedSoFar ? uploadSummary(upload) : null}
       />
       <div className="border-t border-slate-200 pt-4 pb-12">
         <Button variant="ghost" onClick={() => void abandon()} className="text-red-800 hover:bg-red-50">
