@@ -216,7 +216,7 @@ type racingStore struct {
 func (r *racingStore) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	r.saves++
 	if r.saves <= r.rounds {
-		other, err := r.Store.GetAttempt(ctx, a.ID)
+		other, err := r.GetAttempt(ctx, a.ID)
 		if err != nil {
 			r.t.Fatal(err)
 		}
