@@ -14,9 +14,11 @@ import {
 
 test('a full Simulacro: device check, draw, every phase at its limit, self-assessment, reveal and result', async ({ page, server }) => {
   test.setTimeout(120_000)
-  // A preparation long enough to see the notes saved on a busy machine;
-  // it still ends by itself.
-  const { student } = await classroom(server, { preparationSec: 12 })
+  // A preparation long enough to see the notes saved on a busy machine,
+  // and thinking time long enough for the page to show it while it ends
+  // the exposition's take (2 s can pass entirely while the page is busy);
+  // each still ends by itself.
+  const { student } = await classroom(server, { preparationSec: 12, thinkSec: 6 })
   await signIn(page, student)
 
   // The first screen explains the method and links to the rubric.
