@@ -282,6 +282,34 @@ func TestResetLinkByEmail(t *testing.T) {
 	}
 }
 
+// An account imported as disabled stays disabled: no reset link is issued
+// for it, and a link issued before it was disabled no longer works.
+func TestResetLinkNeverReopensADisabledAccount(t *testing.T) {
+	ctx := context.Background()
+	f := newAccountFixture(t)
+	srv := f.withMail(t)
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); err != nil {
+		t.Fatal(err)
+	}
+	token := mailedToken(t, srv, 1)
+	stored, err := f.s.store.PasswordHash(ctx, f.member.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.store.SetPasswordHash(ctx, f.member.ID, DisabledCredential(stored)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.IssueReset(ctx, f.tutor, f.member.ID); errorCode(err) != "account_disabled" {
+		t.Fatalf("a link for a disabled account: %v", err)
+	}
+	if err := f.s.UseReset(ctx, token, "clave-nueva-larga-77", "192.0.2.9"); err == nil {
+		t.Fatal("a link issued before the account was disabled still set a password")
+	}
+	if after, err := f.s.store.PasswordHash(ctx, f.member.ID); err != nil || !IsDisabledCredential(after) {
+		t.Fatalf("the credential after the refused link: disabled=%v, %v", IsDisabledCredential(after), err)
+	}
+}
+
 // S3-01: a tutor never holds a way into a student's account. The link goes
 // only to the student's address; a Microsoft-only student gets no password
 // this way; and at use the link is checked again: still a student, still in

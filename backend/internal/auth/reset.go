@@ -68,6 +68,11 @@ func (s *Service) IssueReset(ctx context.Context, tutor domain.User, studentID s
 	} else if stored == "" {
 		return ResetLink{}, domain.Conflict("no_local_password",
 			"Este estudiante ingresa con su cuenta institucional (Microsoft) y no tiene una contraseña del simulador que restablecer.")
+	} else if IsDisabledCredential(stored) {
+		// An account the earlier app had disabled stays disabled: a new
+		// password would quietly open it again.
+		return ResetLink{}, domain.Conflict("account_disabled",
+			"La cuenta de este estudiante está deshabilitada y no puede restablecerse desde aquí. Pida al administrador que la revise.")
 	}
 	if err := s.check(ctx, limitResetIssue, tutor.ID); err != nil {
 		return ResetLink{}, err
@@ -231,7 +236,7 @@ func (s *Service) UseReset(ctx context.Context, token, password, ip string) erro
 }
 
 // resetStillAllowed checks, at use, what IssueReset checked: the user is a
-// student with a local password, the issuer is a tutor, and the student is
+// student with a local password (not a disabled account's), the issuer is a tutor, and the student is
 // in that tutor's active group.
 func resetStillAllowed(ctx context.Context, tx store.Store, t domain.OneTimeToken) (bool, error) {
 	student, err := tx.GetUser(ctx, t.UserID)
@@ -249,7 +254,7 @@ func resetStillAllowed(ctx context.Context, tx store.Store, t domain.OneTimeToke
 	if student.Role != domain.RoleStudent || !tutor.IsTutor() {
 		return false, nil
 	}
-	if stored, err := tx.PasswordHash(ctx, student.ID); err != nil || stored == "" {
+	if stored, err := tx.PasswordHash(ctx, student.ID); err != nil || stored == "" || IsDisabledCredential(stored) {
 		return false, err
 	}
 	group, err := tx.ActiveGroupByTutor(ctx, tutor.Mail)
