@@ -10,17 +10,7 @@ export const baseCitation = (b: LegalBase) => `${b.norm}, ${b.label || `art. ${b
 // norm, in a new tab, with a one-line description of what the article
 // regulates. `asked` is how many tribunal questions the attempt asked: a
 // key point speaks only of those, numbered as the student heard them.
-export function RevealPanel({
-  c,
-  notes,
-  asked,
-  headingLevel = 2,
-}: {
-  c: Case
-  notes: string
-  asked?: number
-  headingLevel?: 2 | 3
-}) {
+export function RevealPanel({ c, notes, asked, headingLevel = 2 }: { c: Case; notes: string; asked?: number; headingLevel?: 2 | 3 }) {
   const H = `h${headingLevel}` as 'h2' | 'h3'
   const answers = keyPointLinks(c, asked)
   const described = c.legalBases.some((b) => b.note)
