@@ -274,9 +274,13 @@ func (p *pilot) setUpLTI(t testing.TB, a *app) {
 	p.platform.AddUser(ltitest.User{Sub: tutorSubject, Email: p.tutor.Mail, Name: p.tutor.DisplayName, Roles: []string{ltitest.RoleInstructor}})
 	p.platform.AddUser(ltitest.User{Sub: anaSubject, Email: p.students[0].Mail, Name: p.students[0].DisplayName, Roles: []string{ltitest.RoleLearner}})
 	p.platform.AddCourse(ltitest.Course{ID: pilotCourse, Title: "Examen complexivo", Label: "EC-1", Members: []string{tutorSubject, anaSubject}})
-	for _, sub := range []string{tutorSubject, anaSubject} {
-		p.launch(t, a.lti, sub)
+	// A launch never links a tutor by e-mail, nor opens one with two-step
+	// verification (the pilot's tutor has it): the tutor's platform account
+	// is linked directly, and only the student launches.
+	if err := a.store.LinkIdentity(ctx, domain.Identity{Provider: "lti:" + info.Issuer, Subject: tutorSubject, UserID: p.tutor.ID}); err != nil {
+		t.Fatal(err)
 	}
+	p.launch(t, a.lti, anaSubject)
 	p.column = p.platform.AddLineItem(pilotCourse, "Simulacro oral", 10)
 	at := time.Now().UTC()
 	if err := a.store.PutLTIGroupLink(ctx, domain.LTIGroupLink{GroupID: p.groupID, CourseID: domain.LTICourseID(domain.LTIPlatformID(info.Issuer, info.ClientID), pilotCourse),
@@ -484,8 +488,11 @@ func (p *pilot) useAfterMove(t *testing.T, st store.Store) {
 
 	svc := lti.NewService(st, groups.NewService(st), lti.Options{})
 	p.toolKeys.Store(svc.Keys())
-	if u := p.launch(t, svc, tutorSubject); u.ID != p.tutor.ID {
-		t.Errorf("a launch after the move signs in %+v, not the tutor", u)
+	if u, err := st.UserByIdentity(ctx, "lti:"+p.platform.Info().Issuer, tutorSubject); err != nil || u.ID != p.tutor.ID {
+		t.Errorf("the tutor's platform account after the move belongs to %+v (%v), not the tutor", u, err)
+	}
+	if u := p.launch(t, svc, anaSubject); u.ID != p.students[0].ID {
+		t.Errorf("a launch after the move signs in %+v, not the student", u)
 	}
 	if ran, err := svc.RunOnce(ctx); err != nil || !ran {
 		t.Fatalf("the grade for the course after the move: ran %v, %v", ran, err)
