@@ -105,7 +105,7 @@ test-web: deps ## Frontend unit tests (Vitest)
 	npm --workspace frontend test
 
 .PHONY: size
-size: web ## Check the JavaScript budget of /inicio (120 kB gzip)
+size: web ## Check the JavaScript budget of /inicio (100 kB gzip)
 	node frontend/scripts/check-bundle-size.mjs
 
 .PHONY: chromium
