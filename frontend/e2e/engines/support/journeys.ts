@@ -19,6 +19,11 @@ export async function signInWithPassword(b: EngineBrowser, user: TestUser) {
   await b.fill({ label: 'Contraseña' }, user.password)
   await b.click({ role: 'button', name: 'Continuar' })
   await pollUntil('the landing page after sign-in', 15_000, async () => ((await b.url()).endsWith('/auth/carreras') ? true : undefined))
+  // The address changes before the landing page's section (a lazy chunk)
+  // has loaded. Opening another page meanwhile would cancel that load, and
+  // the app, taking the failure for a new version, would reload
+  // /auth/carreras instead (lib/stale-chunk): wait until the page is drawn.
+  await b.waitFor({ role: 'heading', name: 'Carreras' }, { timeout: 20_000 })
 }
 
 /** The SweetAlert2 dialog on screen: its title and text, once it shows this title. */
@@ -130,8 +135,33 @@ export async function expectTakesOnServer(
   return takes
 }
 
-/** expectPlayableIn checks every audio element of the page: a finite length, and seeking works. */
-export async function expectPlayableIn(b: EngineBrowser, count: number) {
+/**
+ * expectPlayableIn checks every audio element of the page: it plays, its
+ * length is known, and seeking works. recorded is the engine that recorded
+ * the takes. A WebM take carries the length the recorder measured (the
+ * player patches it in), so the length is known at once. A take WebKit
+ * recorded is a fragmented MP4 whose header holds no total length:
+ * WebKitGTK learns it, and can seek, only once it has played the take
+ * through (docs/media.md), so in WebKit each MP4 take is played to its end
+ * first, muted, as a tutor listening to it would.
+ */
+export async function expectPlayableIn(b: EngineBrowser, count: number, recorded: EngineName) {
+  await pollUntil(`${count} players`, 30_000, async () =>
+    (await b.evaluate(() => document.querySelectorAll('audio').length)) === count ? true : undefined,
+  )
+  if (b.engine === 'webkit' && recorded === 'webkit') {
+    for (let i = 0; i < count; i++) {
+      await b.evaluate((i) => {
+        const el = document.querySelectorAll('audio')[i]
+        el.muted = true
+        el.currentTime = 0
+        return el.play()
+      }, i)
+      await pollUntil(`take ${i + 1} to play through`, 60_000, async () =>
+        (await b.evaluate((i) => document.querySelectorAll('audio')[i].ended, i)) ? true : undefined,
+      )
+    }
+  }
   await pollUntil(`${count} players with a known length`, 30_000, async () => {
     const durations = await b.evaluate(() => Array.from(document.querySelectorAll('audio')).map((a) => a.duration))
     return durations.length === count && durations.every((d) => Number.isFinite(d) && d > 0) ? true : undefined
