@@ -64,6 +64,10 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     url: async () => page.url(),
     async click(target, opts) {
       const el = await element(target, opts?.timeout)
+      // Bring it to the middle of the viewport first (instantly: the page
+      // scrolls smoothly): scrolled only into view, it can sit under the
+      // fixed header, and the click would open the logo's link instead.
+      await el.evaluate((node) => node.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }))
       await el.click()
       await el.dispose()
     },
