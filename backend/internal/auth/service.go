@@ -52,6 +52,9 @@ type Service struct {
 	now       func() time.Time
 
 	hashing *hashQueue // the argon2id computations, bounded, with their queue
+	// knownDevices is the hashing lane of sign-ins from a known device
+	// (known_device.go): a flood of other sign-ins never fills it.
+	knownDevices *hashQueue
 	verify  func(hash, password string) (bool, error)
 	// imported: whether Firebase credentials were imported (firebase_scrypt.go)
 	imported importedCost
@@ -97,7 +100,8 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		throttle:  newSignInThrottle(s),
 		microsoft: microsoft,
 		now:       time.Now,
-		hashing:   newHashQueue(maxHashing()),
+		hashing:      newHashQueue(maxHashing()),
+		knownDevices: newHashQueue(1),
 		verify:    VerifyPassword,
 		log:       slog.Default(),
 	}
@@ -109,20 +113,40 @@ func (s *Service) Sessions() *Sessions { return s.sessions }
 // MicrosoftEnabled reports whether the university sign-in is configured.
 func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 
-// LoginPassword checks an email and password. Every failure looks the same to
-// the caller (the one "incorrect" dialog), and repeated failures are slowed
-// down by the sign-in throttle, which never refuses a right password because
-// of other people's failures elsewhere (signin_throttle.go). A tutor's right
-// password is refused when tutors must use the university account.
-func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
+// SignInClient is who sends a password sign-in: its address, and the
+// device token the browser holds for the account, if any (known_device.go).
+type SignInClient struct {
+	IP     string
+	Device string
+}
+
+// LoginPassword checks an email and password from a client with no device
+// token (see LoginPasswordFrom).
+func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (domain.User, error) {
+	return s.LoginPasswordFrom(ctx, email, password, SignInClient{IP: ip})
+}
+
+// LoginPasswordFrom checks an email and password. Every failure looks the
+// same to the caller (the one "incorrect" dialog), and repeated failures
+// are slowed down by the sign-in throttle, which never refuses a right
+// password because of other people's failures elsewhere, nor, from a known
+// device, from the same address (signin_throttle.go). Only accounts with a
+// password take a hashing slot; the others wait as long without one. A
+// tutor's right password is refused when tutors must use the university
+// account.
+func (s *Service) LoginPasswordFrom(ctx context.Context, email, password string, client SignInClient) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)
 	if email == "" || password == "" {
 		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
 	}
+	device, err := s.knownDevice(ctx, client.Device, email)
+	if err != nil {
+		return domain.User{}, err
+	}
 	// The throttle decides before the (slow) password check, so a refused
 	// attempt costs no hash; its counts are in the store, shared by every
 	// instance.
-	attempt, refused, err := s.throttle.admit(ctx, email, ip)
+	attempt, refused, err := s.throttle.admit(ctx, email, client.IP, device)
 	if err != nil || refused.wait > 0 {
 		if refused.wait > 0 {
 			s.throttled(ctx, email, refused.scope, refused.wait)
@@ -157,7 +181,36 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 			Message: "El correo o la constraseña son incorrectos"}
 	}
 
-	release, err := s.hashingSlot(ctx)
+	u, err = s.store.GetUserByMail(ctx, email)
+	hash := "" // no password to check: an unknown account, or a Microsoft-only one
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		u = domain.User{}
+	case err != nil:
+		return domain.User{}, err
+	default:
+		if hash, err = s.store.PasswordHash(ctx, u.ID); err != nil {
+			return domain.User{}, err
+		}
+	}
+	if hash == "" {
+		// As long as a check would take, without a slot (hashQueue.imitate).
+		if err := s.hashing.imitate(ctx); err != nil {
+			return domain.User{}, err
+		}
+		if refused, err := attempt.recheck(ctx); err != nil || refused.wait > 0 {
+			if refused.wait > 0 {
+				s.throttled(ctx, email, refused.scope, refused.wait)
+			}
+			return domain.User{}, throttleAnswer(ctx, refused.wait, err)
+		}
+		return fail()
+	}
+	queue := s.hashing
+	if device != "" {
+		queue = s.knownDevices
+	}
+	release, err := queue.acquire(ctx)
 	if err != nil {
 		return domain.User{}, err
 	}
@@ -168,22 +221,6 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		}
 		return domain.User{}, throttleAnswer(ctx, refused.wait, err)
 	}
-	u, err = s.store.GetUserByMail(ctx, email)
-	hash := dummyHash // an unknown email costs a hash too, so timing does not tell accounts apart
-	switch {
-	case errors.Is(err, domain.ErrNotFound):
-		u = domain.User{}
-	case err != nil:
-		return domain.User{}, err
-	default:
-		stored, err := s.store.PasswordHash(ctx, u.ID)
-		if err != nil {
-			return domain.User{}, err
-		}
-		if stored != "" { // "" is a Microsoft-only account
-			hash = stored
-		}
-	}
 	ok, err := s.checkPassword(ctx, hash, password)
 	// One line per argon2id check, at debug level: how the cluster test
 	// counts the checks a burst of sign-ins costs across instances.
@@ -191,7 +228,7 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("verify password of %q: %w", u.ID, err)
 	}
-	if !ok || u.ID == "" || hash == dummyHash {
+	if !ok {
 		return fail()
 	}
 	if err := s.upgradeImported(ctx, u, hash, password); err != nil {
