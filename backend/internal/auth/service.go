@@ -55,7 +55,7 @@ type Service struct {
 	// knownDevices is the hashing lane of sign-ins from a known device
 	// (known_device.go): a flood of other sign-ins never fills it.
 	knownDevices *hashQueue
-	verify  func(hash, password string) (bool, error)
+	verify       func(hash, password string) (bool, error)
 	// imported: whether Firebase credentials were imported (firebase_scrypt.go)
 	imported importedCost
 
@@ -95,15 +95,15 @@ func (s *Service) TutorsRequireMicrosoft() bool { return s.tutorsRequireMicrosof
 // NewService wires the sign-in service. microsoft may be nil (not configured).
 func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier) *Service {
 	return &Service{
-		store:     s,
-		sessions:  sessions,
-		throttle:  newSignInThrottle(s),
-		microsoft: microsoft,
-		now:       time.Now,
+		store:        s,
+		sessions:     sessions,
+		throttle:     newSignInThrottle(s),
+		microsoft:    microsoft,
+		now:          time.Now,
 		hashing:      newHashQueue(maxHashing()),
 		knownDevices: newHashQueue(1),
-		verify:    VerifyPassword,
-		log:       slog.Default(),
+		verify:       VerifyPassword,
+		log:          slog.Default(),
 	}
 }
 
