@@ -182,7 +182,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u domain.User, password, code
 }
 
 // ResetMFA removes a user's second factor (terminal command, for a tutor
-// who lost the device) and the sign-ins waiting for it.
+// who lost the device), the sign-ins waiting for it and every session.
 func (s *Service) ResetMFA(ctx context.Context, email string) (domain.User, error) {
 	u, err := s.store.GetUserByMail(ctx, email)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -200,12 +200,18 @@ func (s *Service) ResetMFA(ctx context.Context, email string) (domain.User, erro
 		if err := tx.DeleteMFA(ctx, u.ID); err != nil {
 			return err
 		}
-		return tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin)
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
+			return err
+		}
+		// The phone may have been stolen with a session open on it: every
+		// session ends (S3-13).
+		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	s.sessions.forgetUser(u.ID)
 	if err != nil {
 		return u, err
 	}
-	audit.Info(ctx, s.log, "auth.mfa.reset", slog.String("targetUserId", u.ID))
+	audit.Info(ctx, s.log, "auth.mfa.reset", slog.String("targetUserId", u.ID), slog.String("sessionsEnded", "all"))
 	return u, nil
 }
 

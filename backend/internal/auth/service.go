@@ -315,12 +315,41 @@ func tooMany(wait time.Duration) error {
 		Details: map[string]int{"retryAfterSeconds": int(wait.Seconds()) + 1}}
 }
 
-// NewMicrosoftNonce returns a fresh nonce for a Microsoft sign-in.
-func (s *Service) NewMicrosoftNonce() (string, error) {
+// NewMicrosoftNonce returns a fresh nonce for a Microsoft sign-in. The
+// server keeps its hash for nonceLifetime, and a sign-in takes it once: a
+// token whose nonce the server did not issue, or already took, signs
+// nobody in (a captured token carries its nonce, so the browser's cookie
+// alone would let its holder replay it until it expires).
+func (s *Service) NewMicrosoftNonce(ctx context.Context) (string, error) {
 	if s.microsoft == nil {
 		return "", microsoftDisabled()
 	}
-	return newNonce()
+	nonce, err := newNonce()
+	if err != nil {
+		return "", err
+	}
+	now := s.now().UTC().Truncate(time.Millisecond)
+	_, err = s.store.UpdateCounter(ctx, nonceKey(nonce), now, func(store.Counter) store.Counter {
+		return store.Counter{Count: 1, Start: now, ExpiresAt: now.Add(nonceLifetime)}
+	})
+	return nonce, err
+}
+
+// nonceLifetime is how long an issued Microsoft nonce may be used (the
+// cookie that carries it lives as long).
+const nonceLifetime = 10 * time.Minute
+
+func nonceKey(nonce string) string { return "msnonce:" + hashToken(nonce) }
+
+// takeNonce uses up an issued nonce; false when it was not issued, has
+// expired or was already used.
+func (s *Service) takeNonce(ctx context.Context, nonce string) (bool, error) {
+	issued := false
+	_, err := s.store.UpdateCounter(ctx, nonceKey(nonce), s.now().UTC().Truncate(time.Millisecond), func(c store.Counter) store.Counter {
+		issued = c.Count > 0
+		return store.Counter{}
+	})
+	return issued, err
 }
 
 // LoginMicrosoft verifies a Microsoft ID token and returns the profile,
@@ -330,6 +359,14 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 		return u, false, microsoftDisabled()
 	}
 	claims, err := s.microsoft.Verify(ctx, rawIDToken, nonce)
+	if err == nil {
+		var issued bool
+		if issued, err = s.takeNonce(ctx, nonce); err != nil {
+			return u, false, err
+		} else if !issued {
+			err = errors.New("nonce not issued or already used")
+		}
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			audit.Info(ctx, s.log, "auth.login.failure", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftRejected))
@@ -470,6 +507,9 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (doma
 			return err
 		}
 		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenPasswordReset); err != nil {
+			return err
+		}
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
 			return err
 		}
 		return tx.DeleteUserSessions(ctx, u.ID)

@@ -162,11 +162,18 @@ type microsoftStartResponse struct {
 // microsoftStart issues the nonce the popup must carry into the ID token. It
 // is bound to this browser by an HttpOnly cookie and used once.
 func (a *api) microsoftStart(c echo.Context) error {
-	nonce, err := a.auth.NewMicrosoftNonce()
+	nonce, err := a.auth.NewMicrosoftNonce(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	if a.cfg.FirebaseHosting {
+		// The nonce takes the session cookie's place: the session it
+		// held ends now rather than live on with no browser (S3-17).
+		if old := a.presentedSession(c); old != "" {
+			if err := a.auth.Sessions().Revoke(c.Request().Context(), old); err != nil {
+				return err
+			}
+		}
 		// In the one cookie Hosting forwards, at its path: a signed-in
 		// browser starting another sign-in gives up its session cookie.
 		c.SetCookie(&http.Cookie{Name: firebaseCookie, Value: nonceMark + nonce, Path: "/", HttpOnly: true,
