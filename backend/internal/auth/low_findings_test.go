@@ -46,3 +46,44 @@ func TestS313FactorChangesEndPendingSignInsAndSessions(t *testing.T) {
 		t.Fatal("a session of the tutor outlived users reset-mfa")
 	}
 }
+
+// S3-14: at sign-in only wrong codes count, per user, with waits that
+// double: the owner signing in often is never refused, and whoever holds
+// the password waits longer after each wrong code past ten.
+func TestS314WrongCodesBackOffAndRightOnesNeverCount(t *testing.T) {
+	f := newAccountFixture(t)
+	ctx := context.Background()
+	setup, _ := f.s.StartTOTP(ctx, f.tutor, goodPassword)
+	if _, err := f.s.ConfirmTOTP(ctx, f.tutor, code(t, setup.Secret, f.clock)); err != nil {
+		t.Fatal(err)
+	}
+	f.clock = f.clock.Add(15 * time.Minute) // the enrolment's allowance is over
+	for i := range 12 {
+		f.clock = f.clock.Add(30 * time.Second) // a new step: no replay
+		pending, _ := f.s.BeginSecondFactor(ctx, f.tutor)
+		if _, _, err := f.s.FinishSecondFactor(ctx, pending, code(t, setup.Secret, f.clock)); err != nil {
+			t.Fatalf("the owner's sign-in %d with a right code: %v", i+1, err)
+		}
+	}
+	wrong := func() string {
+		pending, _ := f.s.BeginSecondFactor(ctx, f.tutor)
+		_, _, err := f.s.FinishSecondFactor(ctx, pending, "000000")
+		return errorCode(err)
+	}
+	for i := range totpFreeFailures {
+		if got := wrong(); got != "invalid_code" {
+			t.Fatalf("wrong code %d: %s", i+1, got)
+		}
+	}
+	if got := wrong(); got != CodeRateLimited {
+		t.Fatalf("past ten wrong codes: %s, want %s", got, CodeRateLimited)
+	}
+	f.clock = f.clock.Add(31 * time.Second)
+	if got := wrong(); got != "invalid_code" {
+		t.Fatalf("after the first wait: %s", got)
+	}
+	f.clock = f.clock.Add(31 * time.Second)
+	if got := wrong(); got != CodeRateLimited {
+		t.Fatalf("the second wait is longer than the first: %s, want %s", got, CodeRateLimited)
+	}
+}

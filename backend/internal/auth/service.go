@@ -55,6 +55,8 @@ type Service struct {
 	// knownDevices is the hashing lane of sign-ins from a known device
 	// (known_device.go): a flood of other sign-ins never fills it.
 	knownDevices *hashQueue
+	// totpFailures counts wrong codes at sign-in per user (mfa.go).
+	totpFailures *Throttle
 	verify       func(hash, password string) (bool, error)
 	// imported: whether Firebase credentials were imported (firebase_scrypt.go)
 	imported importedCost
@@ -94,7 +96,7 @@ func (s *Service) TutorsRequireMicrosoft() bool { return s.tutorsRequireMicrosof
 
 // NewService wires the sign-in service. microsoft may be nil (not configured).
 func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier) *Service {
-	return &Service{
+	svc := &Service{
 		store:        s,
 		sessions:     sessions,
 		throttle:     newSignInThrottle(s),
@@ -105,7 +107,14 @@ func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier)
 		verify:       VerifyPassword,
 		log:          slog.Default(),
 	}
+	svc.totpFailures = NewThrottle(s, totpFreeFailures, 15*time.Minute)
+	svc.totpFailures.now = func() time.Time { return svc.now() }
+	return svc
 }
+
+// totpFreeFailures is how many wrong codes a user may type at sign-in in
+// 15 minutes before each next one waits.
+const totpFreeFailures = 10
 
 // Sessions returns the session manager.
 func (s *Service) Sessions() *Sessions { return s.sessions }
