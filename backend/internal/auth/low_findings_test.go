@@ -2,8 +2,13 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 // S3-13: a sign-in started with the old password and waiting for its
@@ -85,5 +90,48 @@ func TestS314WrongCodesBackOffAndRightOnesNeverCount(t *testing.T) {
 	f.clock = f.clock.Add(31 * time.Second)
 	if got := wrong(); got != CodeRateLimited {
 		t.Fatalf("the second wait is longer than the first: %s, want %s", got, CodeRateLimited)
+	}
+}
+
+// S3-12: recovery codes are stored salted and stretched (no stored value
+// is the SHA-256 of its code, and two users' equal codes would differ);
+// a code stored the old way still works once.
+func TestS312RecoveryCodesAreStoredSalted(t *testing.T) {
+	f := newAccountFixture(t)
+	ctx := context.Background()
+	setup, _ := f.s.StartTOTP(ctx, f.tutor, goodPassword)
+	codes, err := f.s.ConfirmTOTP(ctx, f.tutor, code(t, setup.Secret, f.clock))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := f.s.store.GetMFA(ctx, f.tutor.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range codes {
+		sum := sha256.Sum256([]byte("recovery|" + normalizeCode(c)))
+		for _, rc := range m.RecoveryCodes {
+			if rc.Hash == hex.EncodeToString(sum[:]) || !strings.HasPrefix(rc.Hash, recoveryHashPrefix) {
+				t.Fatalf("a recovery code is stored unsalted: %s", rc.Hash)
+			}
+		}
+	}
+	pending, _ := f.s.BeginSecondFactor(ctx, f.tutor)
+	if _, method, err := f.s.FinishSecondFactor(ctx, pending, strings.ToUpper(codes[3])); err != nil || method != MethodRecoveryCode {
+		t.Fatalf("a salted recovery code: %v %s", err, method)
+	}
+
+	// A code stored before salting (the bare SHA-256) still signs in once.
+	legacy := "abcde-fghij"
+	sum := sha256.Sum256([]byte("recovery|" + normalizeCode(legacy)))
+	m.RecoveryCodes = append(m.RecoveryCodes, domain.RecoveryCode{Hash: hex.EncodeToString(sum[:])})
+	if err := f.s.store.PutMFA(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"ok", "invalid_code"} {
+		pending, _ := f.s.BeginSecondFactor(ctx, f.tutor)
+		if _, _, err := f.s.FinishSecondFactor(ctx, pending, legacy); errorCode(err) != want {
+			t.Fatalf("legacy code, use %d: %v, want %q", i+1, err, want)
+		}
 	}
 }

@@ -3,13 +3,16 @@ package auth
 import (
 	"bytes"
 	"context"
+	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"image/png"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -346,7 +349,17 @@ func (s *Service) useSecondFactor(ctx context.Context, m domain.MFA, code, durin
 		}
 		return MethodPasswordTOTP, nil
 	}
-	switch err := s.store.UseRecoveryCode(ctx, m.UserID, hashCode(code), s.now().UTC()); {
+	stored := ""
+	for _, rc := range m.RecoveryCodes {
+		if rc.UsedAt == nil && recoveryCodeMatches(rc.Hash, code) {
+			stored = rc.Hash
+			break
+		}
+	}
+	if stored == "" {
+		return fail("invalid_recovery_code")
+	}
+	switch err := s.store.UseRecoveryCode(ctx, m.UserID, stored, s.now().UTC()); {
 	case errors.Is(err, domain.ErrNotFound):
 		return fail("invalid_recovery_code")
 	case err != nil:
@@ -397,7 +410,11 @@ func newRecoveryCodes() ([]string, []domain.RecoveryCode, error) {
 			b.WriteByte(recoveryAlphabet[int(r)%len(recoveryAlphabet)])
 		}
 		codes[i] = b.String()
-		hashes[i] = domain.RecoveryCode{Hash: hashCode(codes[i])}
+		h, err := hashRecoveryCode(codes[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		hashes[i] = domain.RecoveryCode{Hash: h}
 	}
 	return codes, hashes, nil
 }
@@ -416,11 +433,54 @@ func normalizeCode(code string) string {
 	}, strings.TrimSpace(code))
 }
 
-// hashCode is how a recovery code is stored: recovery codes are random,
-// so a plain SHA-256 (no salt, no stretching) cannot be reversed.
-func hashCode(code string) string {
-	sum := sha256.Sum256([]byte("recovery|" + normalizeCode(code)))
-	return hex.EncodeToString(sum[:])
+// A recovery code has about 49 bits, too few to store unsalted: one
+// search of that space would find every stored code of every user at
+// once. So each is stored as PBKDF2-HMAC-SHA256 with a salt of its own
+// ("pbkdf2$ITER$SALT$KEY", hex): a search must be made per code, and each
+// guess costs recoveryIterations. A sign-in checks at most the user's ten
+// unused codes (a few milliseconds each), and recovery codes are rare.
+const (
+	recoveryHashPrefix = "pbkdf2$"
+	recoveryIterations = 20000
+)
+
+func hashRecoveryCode(code string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key, err := pbkdf2.Key(sha256.New, "recovery|"+normalizeCode(code), salt, recoveryIterations, 32)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s%d$%s$%s", recoveryHashPrefix, recoveryIterations, hex.EncodeToString(salt), hex.EncodeToString(key)), nil
+}
+
+// recoveryCodeMatches reports whether code is the one stored as h. Codes
+// stored before salting (a bare SHA-256, "recovery|"+code) are still
+// accepted: there is no code in clear to re-hash them with, and each is
+// replaced by a salted one when the user gets new codes.
+func recoveryCodeMatches(h, code string) bool {
+	rest, salted := strings.CutPrefix(h, recoveryHashPrefix)
+	if !salted {
+		sum := sha256.Sum256([]byte("recovery|" + normalizeCode(code)))
+		return subtle.ConstantTimeCompare([]byte(h), []byte(hex.EncodeToString(sum[:]))) == 1
+	}
+	parts := strings.Split(rest, "$")
+	if len(parts) != 3 {
+		return false
+	}
+	iter, err := strconv.Atoi(parts[0])
+	if err != nil || iter < 1 || iter > 10*recoveryIterations {
+		return false
+	}
+	salt, err1 := hex.DecodeString(parts[1])
+	want, err2 := hex.DecodeString(parts[2])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got, err := pbkdf2.Key(sha256.New, "recovery|"+normalizeCode(code), salt, iter, len(want))
+	return err == nil && subtle.ConstantTimeCompare(got, want) == 1
 }
 
 func isDigits(s string, n int) bool {
