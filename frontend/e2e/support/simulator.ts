@@ -217,7 +217,9 @@ export async function phaseIndex(page: Page): Promise<number> {
 // audio), and self-assesses at level; it returns on the comparison screen.
 // Takes are matched to the phase by its index, not by which takes existed
 // before: the next phase's take can be created before the test looks.
-export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks = 1) {
+// beforeEnd, when given, is awaited before each recorded phase is ended: a
+// spec waits there for what it needs the take to have heard.
+export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks = 1, beforeEnd?: () => Promise<void>) {
   const id = attemptIdOf(page)
   for (;;) {
     const title = (await phaseHeading(page).textContent()) ?? ''
@@ -235,6 +237,7 @@ export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks
           { timeout: 20_000 },
         )
         .toBe(true)
+      if (beforeEnd && (await phaseHeading(page).textContent()) === title) await beforeEnd()
     }
     // A short phase may end by itself while we wait (the server's clock
     // closes it): then there is no button left to press.
