@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -47,10 +48,22 @@ func (s *Service) knownDevice(ctx context.Context, token, email string) (string,
 	return id, nil
 }
 
-// RememberDevice issues a device token for email's account, after its
-// password sign-in succeeded.
-func (s *Service) RememberDevice(ctx context.Context, email string) (string, error) {
+// RememberDevice returns the device token for email's account a browser
+// keeps after its password sign-in succeeded: the one it presented, when
+// still valid, or a new one. An account gets at most deviceIssueMax new
+// tokens a day (each is a row in the store for 90 days); past that the
+// sign-in succeeds without one ("").
+func (s *Service) RememberDevice(ctx context.Context, email, presented string) (string, error) {
 	email = domain.NormalizeEmail(email)
+	if id, err := s.knownDevice(ctx, presented, email); err != nil || id != "" {
+		return presented, err
+	}
+	if err := s.check(ctx, limitDeviceIssue, email); err != nil {
+		if errors.Is(err, domain.ErrTooManyRequests) {
+			return "", nil
+		}
+		return "", err
+	}
 	token, err := newNonce()
 	if err != nil {
 		return "", err

@@ -33,11 +33,11 @@ func TestS306AKnownDeviceSignsInWhileOthersGuessFromItsAddress(t *testing.T) {
 	if code := f.signInFrom(owner, goodPassword, nat, ""); code != "ok" {
 		t.Fatalf("first sign-in: %s", code)
 	}
-	device, err := f.s.RememberDevice(context.Background(), owner)
+	device, err := f.s.RememberDevice(context.Background(), owner, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	classmatesDevice, err := f.s.RememberDevice(context.Background(), classmate)
+	classmatesDevice, err := f.s.RememberDevice(context.Background(), classmate, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestS309OneIPv6Slash48IsCountedTogether(t *testing.T) {
 func TestS308MadeUpAccountsTakeNoHashingSlot(t *testing.T) {
 	f := newThrottleFixture(t)
 	owner := f.users("owner", 1)[0]
-	device, err := f.s.RememberDevice(context.Background(), owner)
+	device, err := f.s.RememberDevice(context.Background(), owner, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,5 +139,28 @@ func TestS308MadeUpAccountsTakeNoHashingSlot(t *testing.T) {
 	}
 	if f.checks.Load() != 1 {
 		t.Fatalf("%d password checks, want 1 (the owner's)", f.checks.Load())
+	}
+}
+
+// A browser that shows its valid token keeps it (no new row), and one
+// account gets at most limitDeviceIssue.max new tokens a day.
+func TestDeviceTokensAreReusedAndBounded(t *testing.T) {
+	f := newThrottleFixture(t)
+	owner := f.users("owner", 1)[0]
+	ctx := context.Background()
+	first, err := f.s.RememberDevice(ctx, owner, "")
+	if err != nil || first == "" {
+		t.Fatalf("first token: %q %v", first, err)
+	}
+	if again, err := f.s.RememberDevice(ctx, owner, first); err != nil || again != first {
+		t.Fatalf("a browser showing its valid token got %q (%v), want the same token", again, err)
+	}
+	for i := 1; i < limitDeviceIssue.max; i++ {
+		if tok, err := f.s.RememberDevice(ctx, owner, "otro-navegador"); err != nil || tok == "" {
+			t.Fatalf("token %d: %q %v", i+1, tok, err)
+		}
+	}
+	if tok, err := f.s.RememberDevice(ctx, owner, ""); err != nil || tok != "" {
+		t.Fatalf("past the day's allowance: %q %v, want no token", tok, err)
 	}
 }

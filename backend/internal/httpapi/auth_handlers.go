@@ -65,7 +65,7 @@ func (a *api) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	device, err := a.auth.RememberDevice(ctx, req.Email)
+	device, err := a.auth.RememberDevice(ctx, req.Email, req.Device)
 	if err != nil {
 		return err
 	}
