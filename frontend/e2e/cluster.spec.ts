@@ -161,7 +161,7 @@ test('an instance is killed during the presentation and started again: no chunk 
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
   await expect(phaseHeading(page)).toHaveText('Exposición')
-  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
+  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0).toBeGreaterThanOrEqual(3)
 
   // Killed mid-take: requests it was serving are cut and retried by the
   // browser; the proxy sends the rest to the other instance until it is back.
@@ -213,7 +213,7 @@ test('40 parallel wrong passwords over both instances cost no more password chec
   // One instance lets 5 attempts per account from one address through to
   // the password check, then makes the next wait; two instances sharing the
   // store, the same.
-  await expect.poll(() => cluster.passwordChecks() - checksBefore, { timeout: 10_000 }).toBe(5)
+  await expect.poll(() => cluster.passwordChecks() - checksBefore).toBe(5)
   expect(answers.filter((s) => s === 401)).toHaveLength(5)
   expect(answers.filter((s) => s === 429)).toHaveLength(35)
   expect(served[0]).toBeGreaterThan(0)

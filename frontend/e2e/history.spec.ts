@@ -2,10 +2,7 @@
 // deleting a recording keeps the attempt's score.
 import { test, expect, classroom, signIn, chooseAndStart, finishQuickly, getAttempt, phaseHeading } from './support/simulator'
 
-// FIXME (open in issue 24's note): fails in the clean-clone run of this session's
-// last merge — a 20 s poll for the recorded chunks (finishQuickly) never turns
-// true. Not yet diagnosed; marked fixme so the rest of the suite lands.
-test.fixme('home, history, result with recordings, deleting a recording, rubric', async ({ page, server }) => {
+test('home, history, result with recordings, deleting a recording, rubric', async ({ page, server }) => {
   test.setTimeout(120_000)
   const { student, tutor, tutorApi } = await classroom(server, {
     preparationSec: 60,
@@ -99,6 +96,7 @@ test.fixme('home, history, result with recordings, deleting a recording, rubric'
   await expect(expected).not.toContainText(/pregunta[s]? [23]|preguntas/)
   await page.context().clearCookies()
   await signIn(page, student)
+  await page.goto('/auth/carreras')
 
   // The rubric guide.
   await page.getByRole('navigation', { name: 'Mis exámenes' }).getByRole('link', { name: 'Rúbrica' }).click()

@@ -1,7 +1,7 @@
-// F-14: a Microsoft account is linked to an existing profile only through
-// an address the tenant verifies (MS_EMAIL_DOMAINS for the user name, or
-// the xms_edov claim for the email claim), and by tid:oid after that; and
-// tutors may be required to use the university account
+// F-14 and S3-05: a Microsoft account is linked to an existing profile only
+// by a user name in a domain the university lists (MS_EMAIL_DOMAINS), and by
+// tid:oid after that; the email claim, even with xms_edov, never links an
+// existing profile. Tutors may be required to use the university account
 // (TUTORS_REQUIRE_MICROSOFT). Same local issuer as microsoft.spec.ts.
 import type { Page } from '@playwright/test'
 import { test as base, expect, dialog, untilClosed } from './support/microsoft-fixtures'
@@ -39,11 +39,26 @@ base(
     expect(await sessionOf(page)).toBeNull()
     await expect(page).toHaveURL(/\/login$/)
 
-    // With xms_edov the tenant vouches for the email's domain: the tutor's
-    // own account links, and from then on its object id decides.
+    // xms_edov vouches only for the email's domain, not for the mailbox:
+    // it never links an existing profile, so the impostor is refused again.
+    await issuer.setNext({
+      user: {
+        email: tutor.email,
+        preferredUsername: `impostor2.${Date.now()}@contoso.onmicrosoft.com`,
+        emailVerified: true,
+        name: 'Impostor',
+      },
+    })
+    await popupSignIn(page)
+    await expectDialog(page, 'No se pudo vincular su cuenta')
+    await closeDialog(page)
+    expect(await sessionOf(page)).toBeNull()
+
+    // The tutor's own account, whose user name is in a listed domain,
+    // links; from then on its object id decides.
     const oid = '5d1c0e9a-0000-4000-8000-00000000a001'
     await issuer.setNext({
-      user: { email: tutor.email, preferredUsername: 'ttutora@contoso.onmicrosoft.com', emailVerified: true, name: tutor.name, oid },
+      user: { email: tutor.email, preferredUsername: tutor.email, name: tutor.name, oid },
     })
     await popupSignIn(page)
     await expect(page).toHaveURL(/\/auth\/carreras$/)

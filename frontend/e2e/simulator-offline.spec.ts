@@ -18,7 +18,7 @@ test('offline during a recording: chunks wait in the browser, then reach the ser
   await expect(phaseHeading(page)).toHaveText('Exposición')
   const status = page.getByTestId('upload-status')
   await expect(status).toHaveText('Guardado en el servidor')
-  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0, { timeout: 10_000 }).toBeGreaterThan(0)
+  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0).toBeGreaterThan(0)
 
   await context.setOffline(true)
   await expect(status).toContainText(/fragmentos? pendientes? — se enviarán? al reconectar/, { timeout: 15_000 })

@@ -101,7 +101,7 @@ test('an attempt runs in one tab only; the other tab waits without touching its 
   })
   await signIn(page, student)
   const id = await chooseAndStart(page, 'Simulacro')
-  await expect(phaseHeading(page)).toHaveText('Exposición', { timeout: 10_000 })
+  await expect(phaseHeading(page)).toHaveText('Exposición')
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
 
   const other = await context.newPage()
@@ -110,7 +110,7 @@ test('an attempt runs in one tab only; the other tab waits without touching its 
   await expect(other.locator('#fase-actual')).toHaveCount(0)
   // The first tab's take goes on and keeps storing chunks.
   const [take] = await localRecordings(page, id)
-  await expect.poll(async () => (await localRecordings(page, id))[0].nextSeq, { timeout: 10_000 }).toBeGreaterThan(take.nextSeq)
+  await expect.poll(async () => (await localRecordings(page, id))[0].nextSeq).toBeGreaterThan(take.nextSeq)
   expect((await localRecordings(page, id))[0].stopped).toBe(false)
 
   // Closing the first tab lets the second one take over, with a new part.

@@ -21,7 +21,7 @@ test('the server is killed during the presentation and started again: the take c
   const id = await chooseAndStart(page, 'Simulacro')
   await page.getByRole('button', { name: 'Terminar preparación' }).click()
   await expect(phaseHeading(page)).toHaveText('Exposición')
-  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+  await expect.poll(async () => (await getAttempt(page, id)).recordings[0]?.chunks ?? 0).toBeGreaterThanOrEqual(2)
 
   await server.restart(async () => {
     // While the server is down the browser keeps recording into IndexedDB.

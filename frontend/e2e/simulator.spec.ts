@@ -60,12 +60,12 @@ test('a full Simulacro: device check, draw, every phase at its limit, self-asses
   await expect(page.getByRole('button', { name: 'Pausar' })).toHaveCount(0)
   await expect(phaseHeading(page)).toHaveText('Pregunta 1: tiempo para pensar', { timeout: 15_000 })
   await expect(page.getByRole('heading', { name: 'Pregunta 1 del tribunal' })).toBeVisible()
-  await expect(phaseHeading(page)).toHaveText('Pregunta 1: respuesta', { timeout: 10_000 })
+  await expect(phaseHeading(page)).toHaveText('Pregunta 1: respuesta')
   await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
-  await expect(phaseHeading(page)).toHaveText('Pregunta 2: tiempo para pensar', { timeout: 10_000 })
-  await expect(phaseHeading(page)).toHaveText('Pregunta 2: respuesta', { timeout: 10_000 })
-  await expect(phaseHeading(page)).toHaveText('Alegato de cierre', { timeout: 10_000 })
-  await expect(phaseHeading(page)).toHaveText('Autoevaluación', { timeout: 10_000 })
+  await expect(phaseHeading(page)).toHaveText('Pregunta 2: tiempo para pensar')
+  await expect(phaseHeading(page)).toHaveText('Pregunta 2: respuesta')
+  await expect(phaseHeading(page)).toHaveText('Alegato de cierre')
+  await expect(phaseHeading(page)).toHaveText('Autoevaluación')
 
   // Self-assessment, then the case's key points beside the notes.
   await rateAll(page, 3)

@@ -201,28 +201,43 @@ export async function expectPlayable(page: Page, count: number) {
   }
 }
 
+// phaseIndex is the index of the phase under way in the attempt's phases,
+// read from its "Fase N de M" line: the same index a take's recording row
+// keeps (RecordingRow.phase).
+export async function phaseIndex(page: Page): Promise<number> {
+  const line = (await page.getByText(/^Fase \d+ de \d+$/).textContent()) ?? ''
+  const n = Number(/^Fase (\d+) de/.exec(line)?.[1])
+  if (!Number.isInteger(n)) throw new Error(`no phase line: ${JSON.stringify(line)}`)
+  return n - 1
+}
+
 // finishQuickly runs an attempt already on its page through every phase with
-// the "Terminar…" buttons, ending each recorded phase once its take has
-// stored `chunks` chunks in the browser (a chunk is about 2 s of audio), and
-// self-assesses at level; it returns on the comparison screen.
-export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks = 1) {
+// the "Terminar…" buttons, ending each recorded phase once a take of that
+// phase has stored `chunks` chunks in the browser (a chunk is about 2 s of
+// audio), and self-assesses at level; it returns on the comparison screen.
+// Takes are matched to the phase by its index, not by which takes existed
+// before: the next phase's take can be created before the test looks.
+// beforeEnd, when given, is awaited before each recorded phase is ended: a
+// spec waits there for what it needs the take to have heard.
+export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks = 1, beforeEnd?: () => Promise<void>) {
   const id = attemptIdOf(page)
-  const earlierTakes = new Set<string>()
   for (;;) {
     const title = (await phaseHeading(page).textContent()) ?? ''
     if (title === 'Autoevaluación') break
     const recorded = /Exposición|respuesta|cierre/.test(title)
     if (recorded) {
+      const phase = await phaseIndex(page)
       await expect(page.getByText('Grabando', { exact: true })).toBeVisible()
       // This phase's take has recorded enough, or the phase ended by itself.
       await expect
         .poll(
           async () =>
-            (await localRecordings(page, id)).some((r) => !earlierTakes.has(r.id) && r.nextSeq >= chunks) ||
+            (await localRecordings(page, id)).some((r) => r.phase === phase && r.nextSeq >= chunks) ||
             (await phaseHeading(page).textContent()) !== title,
           { timeout: 20_000 },
         )
         .toBe(true)
+      if (beforeEnd && (await phaseHeading(page).textContent()) === title) await beforeEnd()
     }
     // A short phase may end by itself while we wait (the server's clock
     // closes it): then there is no button left to press.
@@ -231,7 +246,6 @@ export async function finishQuickly(page: Page, level: 1 | 2 | 3 | 4 = 3, chunks
     })
     if ((await phaseHeading(page).textContent()) === title) await finish.click({ timeout: 5_000 }).catch(() => undefined)
     await expect(phaseHeading(page)).not.toHaveText(title, { timeout: 20_000 })
-    for (const r of await localRecordings(page, id)) earlierTakes.add(r.id)
   }
   await rateAll(page, level)
   await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()
