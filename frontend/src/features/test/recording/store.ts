@@ -92,7 +92,8 @@ let dbPromise: Promise<IDBPDatabase<RecordingDB>> | null = null
 // unfinished. Past this deadline the store works as without IndexedDB (in
 // memory, and the page says a reload could lose the take), and it tries to
 // open again on the next use: a take never waits for storage to start.
-const OPEN_DEADLINE_MS = 5_000
+// It is generous because a loaded machine can be slow to open a database.
+const OPEN_DEADLINE_MS = 10_000
 let openDeadline = OPEN_DEADLINE_MS
 
 // setOpenDeadline changes the deadline (tests reach it quickly).
