@@ -64,8 +64,9 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 
 # make test runs each step as its own make, in this order, stopping at the
 # first failure, and prints each step's wall time (scripts/timed-steps.sh).
-# e2e-engines (Firefox ESR, WebKitGTK) is not a step yet: its WebKit journeys
-# do not pass (docs/testing.md, "Status"); run it with make e2e-engines.
+# e2e-engines (Firefox ESR, WebKitGTK) is not a step yet: its journeys do not
+# pass every time, and a run takes longer than make test can spare
+# (docs/testing.md, "Status"); run it with make e2e-engines.
 TEST_STEPS := lint check-deploy test-go test-web size e2e
 
 .PHONY: test
@@ -105,7 +106,7 @@ test-web: deps ## Frontend unit tests (Vitest)
 	npm --workspace frontend test
 
 .PHONY: size
-size: web ## Check the JavaScript budget of /inicio (120 kB gzip)
+size: web ## Check the JavaScript budget of /inicio (100 kB gzip)
 	node frontend/scripts/check-bundle-size.mjs
 
 .PHONY: chromium

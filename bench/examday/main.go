@@ -73,6 +73,7 @@ type options struct {
 	storm     time.Duration
 	signin    string
 	addresses int
+	flood     int
 
 	target      string
 	url         string
@@ -127,6 +128,7 @@ func main() {
 	flag.DurationVar(&o.storm, "storm", 10*time.Second, "storm: every sign-in starts within this time")
 	flag.StringVar(&o.signin, "signin", "password", "password or microsoft (tokens from -issuer-bin)")
 	flag.IntVar(&o.addresses, "addresses", 0, "distinct client addresses (X-Forwarded-For; the server trusts the proxy); 0 = one per student, 1 = a campus behind one NAT")
+	flag.IntVar(&o.flood, "flood", 0, "ramp or storm: this many concurrent clients send sign-ins for made-up accounts from ever-new addresses during the sign-in window, while the owner of a real account signs in (see flood.go); 0 = no flood")
 	flag.StringVar(&o.target, "target", "sqlite", "sqlite, postgres or cluster (see -url)")
 	flag.StringVar(&o.url, "url", "", "base URL of a running deployment instead of a server started here")
 	flag.StringVar(&o.databaseURL, "database-url", "", "postgres target (or -url): the PostgreSQL URL; default $TEST_DATABASE_URL, then $DATABASE_URL")
@@ -237,6 +239,9 @@ func (o *options) validate() error {
 	if o.students/o.tutors > 5000 {
 		return errors.New("a group holds at most 5,000 students: raise -tutors")
 	}
+	if o.flood < 0 {
+		return errors.New("-flood must be ≥ 0")
+	}
 	if o.addresses < 0 {
 		return errors.New("-addresses must be ≥ 0")
 	}
@@ -269,6 +274,9 @@ func (o *options) validate() error {
 		}
 		if o.addresses == 1 && o.mode != "compare" {
 			name += "-nat"
+		}
+		if o.flood > 0 && o.mode != "compare" {
+			name += "-flood"
 		}
 		o.out = o.tmp + "/" + name + ".json"
 	}

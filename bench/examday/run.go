@@ -86,6 +86,22 @@ func runExamDay(ctx context.Context, o options) (bool, error) {
 		rng := rand.New(rand.NewChaCha8([32]byte{0xff, byte(i)}))
 		tutors.Go(func() { r.poll(ctx, t, offset, stopTutors, rng) })
 	}
+	stopFlood := make(chan struct{})
+	floodDone := make(chan error, 1)
+	if o.flood > 0 {
+		logf("flood: %d clients send sign-ins for made-up accounts during the sign-in window; the owner signs in every %s", o.flood, ownerEvery)
+		go func() {
+			st, err := r.flood(ctx, fx.tutors[0], stopFlood)
+			sum.Flood = st
+			floodDone <- err
+		}()
+		go func() {
+			sleepUntil(ctx, origin.Add(window+5*time.Second))
+			close(stopFlood)
+		}()
+	} else {
+		floodDone <- nil
+	}
 	var students sync.WaitGroup
 	n := len(fx.students)
 	for i, st := range fx.students {
@@ -109,6 +125,9 @@ loop:
 		}
 	}
 	progress.Stop()
+	if err := <-floodDone; err != nil {
+		return false, err
+	}
 	close(stopTutors)
 	tutors.Wait()
 	stopProfile()

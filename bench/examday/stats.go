@@ -156,6 +156,8 @@ type summary struct {
 	Problems      int                `json:"problems"`
 	ProblemSample []string           `json:"problemSample,omitempty"`
 	Endpoints     []endpointStats    `json:"endpoints"`
+	// Flood is the flood phase's measurements (-flood), nil without it.
+	Flood *floodStats `json:"flood,omitempty"`
 
 	RSSMeasured    bool       `json:"rssMeasured"`
 	RSSStartMiB    float64    `json:"rssStartMiB"`
@@ -258,6 +260,15 @@ func (s *summary) judge(o options) {
 			s.ChunksAfter > 0 && s.ChunkAfterMs.P99 < 100)
 		rss(300)
 	}
+	if f := s.Flood; f != nil {
+		for _, o := range []struct {
+			name string
+			st   ownerStats
+		}{{"from a browser it signed in with before", f.KnownBrowser}, {"from a new browser", f.NewBrowser}} {
+			add("owner's sign-ins during the flood, "+o.name, fmt.Sprintf("%d of %d succeeded, p50 %.0f ms, max %.0f ms", o.st.OK, o.st.Tries, o.st.Ms.P50, o.st.Ms.Max),
+				"all", o.st.Tries > 0 && o.st.OK == o.st.Tries)
+		}
+	}
 	s.Pass = true
 	for _, c := range s.Checks {
 		s.Pass = s.Pass && c.Pass
@@ -279,6 +290,14 @@ func (s *summary) print(w io.Writer, budgets bool) {
 	fmt.Fprintf(w, "  blueprint    %s\n", s.Blueprint)
 	fmt.Fprintf(w, "  students     %d signed in, %d completed; sign-in (first try to signed in) p50 %.0f ms, p95 %.0f ms, p99 %.0f ms, max %.0f ms; wave ended at %.1f s\n",
 		s.SignedIn, s.Completed, s.SignInMs.P50, s.SignInMs.P95, s.SignInMs.P99, s.SignInMs.Max, s.WaveEndSecs)
+	if f := s.Flood; f != nil {
+		fmt.Fprintf(w, "  flood        %d clients, %d sign-ins for made-up accounts (%v); the owner from its known browser: %d of %d ok, p50 %.0f ms, p95 %.0f ms, max %.0f ms; from a new browser: %d of %d ok, p50 %.0f ms, p95 %.0f ms, max %.0f ms\n",
+			f.Clients, f.Requests, f.Statuses, f.KnownBrowser.OK, f.KnownBrowser.Tries, f.KnownBrowser.Ms.P50, f.KnownBrowser.Ms.P95, f.KnownBrowser.Ms.Max,
+			f.NewBrowser.OK, f.NewBrowser.Tries, f.NewBrowser.Ms.P50, f.NewBrowser.Ms.P95, f.NewBrowser.Ms.Max)
+		if r := f.KnownBrowser.Refusal + f.NewBrowser.Refusal; r != "" {
+			fmt.Fprintf(w, "  flood        first refusal of the owner: %s\n", r)
+		}
+	}
 	fmt.Fprintf(w, "  requests     %d; %d errors, %d shed with Retry-After, %d 5xx without Retry-After, %d 429/503 without Retry-After\n",
 		s.Requests, s.Errors, s.Shed, s.Status500, s.ShedNoRetry)
 	fmt.Fprintf(w, "  %-52s %6s %6s %6s %8s %8s %8s %8s  %s\n", "endpoint", "count", "errors", "shed", "p50 ms", "p95 ms", "p99 ms", "max ms", "statuses")

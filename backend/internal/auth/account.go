@@ -92,6 +92,11 @@ func (s *Service) ChangePassword(ctx context.Context, u domain.User, current, ne
 		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenPasswordReset); err != nil {
 			return err
 		}
+		// A sign-in started with the old password and waiting for its
+		// code ends too (S3-13).
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
+			return err
+		}
 		ended, err = revokeOthers(ctx, tx, u.ID, keep)
 		return err
 	})

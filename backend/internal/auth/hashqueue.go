@@ -80,6 +80,32 @@ func (q *hashQueue) acquire(ctx context.Context) (func(), error) {
 	}
 }
 
+// imitate takes as long as a password check arriving now would, without
+// taking a slot or a core: the answer for an account that has no password
+// to check (unknown, or Microsoft only). So a flood of made-up accounts
+// fills no slot that a real sign-in needs, and still cannot tell, by the
+// time of the answer, an account that exists from one that does not: both
+// wait for the queue ahead and one hash, and both are refused as busy when
+// that wait is too long.
+func (q *hashQueue) imitate(ctx context.Context) error {
+	ahead := q.waiting.Load()
+	if len(q.slots) < cap(q.slots) {
+		ahead = 0
+	}
+	est := q.estimate(ahead)
+	if ahead >= q.maxQueue || est > q.maxWait {
+		return busy(retryAfter(est), fmt.Errorf("%d sign-ins wait for a password check (about %s)", ahead, est.Round(time.Millisecond)))
+	}
+	t := time.NewTimer(est + time.Duration(q.perHash.Load()))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return busy(time.Duration(retryAfterSeconds)*time.Second, ctx.Err())
+	}
+}
+
 func (q *hashQueue) releaser() func() {
 	start := time.Now()
 	return func() {

@@ -38,6 +38,8 @@ var (
 	// Codes typed in one sign-in waiting for its second factor; past
 	// this the sign-in must start again from the password.
 	limitMFAAttempt = limit{"mfa_attempt", 5, MFALoginLifetime}
+	// Device tokens issued to one account (known_device.go).
+	limitDeviceIssue = limit{"device_issue", 20, 24 * time.Hour}
 )
 
 // check counts one event of l for subject and refuses it (a Spanish

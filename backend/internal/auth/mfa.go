@@ -3,13 +3,16 @@ package auth
 import (
 	"bytes"
 	"context"
+	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"image/png"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -182,7 +185,7 @@ func (s *Service) DisableTOTP(ctx context.Context, u domain.User, password, code
 }
 
 // ResetMFA removes a user's second factor (terminal command, for a tutor
-// who lost the device) and the sign-ins waiting for it.
+// who lost the device), the sign-ins waiting for it and every session.
 func (s *Service) ResetMFA(ctx context.Context, email string) (domain.User, error) {
 	u, err := s.store.GetUserByMail(ctx, email)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -200,12 +203,18 @@ func (s *Service) ResetMFA(ctx context.Context, email string) (domain.User, erro
 		if err := tx.DeleteMFA(ctx, u.ID); err != nil {
 			return err
 		}
-		return tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin)
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
+			return err
+		}
+		// The phone may have been stolen with a session open on it: every
+		// session ends (S3-13).
+		return tx.DeleteUserSessions(ctx, u.ID)
 	})
+	s.sessions.forgetUser(u.ID)
 	if err != nil {
 		return u, err
 	}
-	audit.Info(ctx, s.log, "auth.mfa.reset", slog.String("targetUserId", u.ID))
+	audit.Info(ctx, s.log, "auth.mfa.reset", slog.String("targetUserId", u.ID), slog.String("sessionsEnded", "all"))
 	return u, nil
 }
 
@@ -264,8 +273,16 @@ func (s *Service) FinishSecondFactor(ctx context.Context, token, code string) (d
 		_ = s.store.UseToken(ctx, t.Hash, s.now().UTC()) // this sign-in is over
 		return domain.User{}, "", errMFAExpired
 	}
-	if err := s.check(ctx, limitTOTP, t.UserID); err != nil {
+	// Wrong codes at sign-in count per user, and only wrong ones: past
+	// totpFreeFailures the user's next code waits 30 s, doubling with
+	// each further wrong one up to 15 minutes (S3-14), so whoever holds
+	// the password guesses about a hundred codes a day instead of a
+	// thousand, and the owner's right codes never use up an allowance.
+	if wait, err := s.totpFailures.Wait(ctx, "totp:"+t.UserID); err != nil {
 		return domain.User{}, "", err
+	} else if wait > 0 {
+		audit.Warn(ctx, s.log, "ratelimit.exceeded", slog.String("limit", "totp_failures"), slog.Int("retryAfterSeconds", int(wait.Seconds())+1))
+		return domain.User{}, "", rateLimited(wait)
 	}
 	u, err := s.store.GetUser(ctx, t.UserID)
 	if errors.Is(err, domain.ErrNotFound) {
@@ -285,6 +302,11 @@ func (s *Service) FinishSecondFactor(ctx context.Context, token, code string) (d
 	method := MethodPassword
 	if m.Enabled() {
 		if method, err = s.useSecondFactor(ctx, m, code, "sign-in"); err != nil {
+			if errors.Is(err, errInvalidCode) { // a wrong code (not a missing one)
+				if ferr := s.totpFailures.Fail(ctx, "totp:"+u.ID); ferr != nil {
+					return domain.User{}, "", errors.Join(err, ferr)
+				}
+			}
 			return domain.User{}, "", err
 		}
 	}
@@ -327,7 +349,17 @@ func (s *Service) useSecondFactor(ctx context.Context, m domain.MFA, code, durin
 		}
 		return MethodPasswordTOTP, nil
 	}
-	switch err := s.store.UseRecoveryCode(ctx, m.UserID, hashCode(code), s.now().UTC()); {
+	stored := ""
+	for _, rc := range m.RecoveryCodes {
+		if rc.UsedAt == nil && recoveryCodeMatches(rc.Hash, code) {
+			stored = rc.Hash
+			break
+		}
+	}
+	if stored == "" {
+		return fail("invalid_recovery_code")
+	}
+	switch err := s.store.UseRecoveryCode(ctx, m.UserID, stored, s.now().UTC()); {
 	case errors.Is(err, domain.ErrNotFound):
 		return fail("invalid_recovery_code")
 	case err != nil:
@@ -378,7 +410,11 @@ func newRecoveryCodes() ([]string, []domain.RecoveryCode, error) {
 			b.WriteByte(recoveryAlphabet[int(r)%len(recoveryAlphabet)])
 		}
 		codes[i] = b.String()
-		hashes[i] = domain.RecoveryCode{Hash: hashCode(codes[i])}
+		h, err := hashRecoveryCode(codes[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		hashes[i] = domain.RecoveryCode{Hash: h}
 	}
 	return codes, hashes, nil
 }
@@ -397,11 +433,54 @@ func normalizeCode(code string) string {
 	}, strings.TrimSpace(code))
 }
 
-// hashCode is how a recovery code is stored: recovery codes are random,
-// so a plain SHA-256 (no salt, no stretching) cannot be reversed.
-func hashCode(code string) string {
-	sum := sha256.Sum256([]byte("recovery|" + normalizeCode(code)))
-	return hex.EncodeToString(sum[:])
+// A recovery code has about 49 bits, too few to store unsalted: one
+// search of that space would find every stored code of every user at
+// once. So each is stored as PBKDF2-HMAC-SHA256 with a salt of its own
+// ("pbkdf2$ITER$SALT$KEY", hex): a search must be made per code, and each
+// guess costs recoveryIterations. A sign-in checks at most the user's ten
+// unused codes (a few milliseconds each), and recovery codes are rare.
+const (
+	recoveryHashPrefix = "pbkdf2$"
+	recoveryIterations = 20000
+)
+
+func hashRecoveryCode(code string) (string, error) {
+	salt := make([]byte, 16)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key, err := pbkdf2.Key(sha256.New, "recovery|"+normalizeCode(code), salt, recoveryIterations, 32)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s%d$%s$%s", recoveryHashPrefix, recoveryIterations, hex.EncodeToString(salt), hex.EncodeToString(key)), nil
+}
+
+// recoveryCodeMatches reports whether code is the one stored as h. Codes
+// stored before salting (a bare SHA-256, "recovery|"+code) are still
+// accepted: there is no code in clear to re-hash them with, and each is
+// replaced by a salted one when the user gets new codes.
+func recoveryCodeMatches(h, code string) bool {
+	rest, salted := strings.CutPrefix(h, recoveryHashPrefix)
+	if !salted {
+		sum := sha256.Sum256([]byte("recovery|" + normalizeCode(code)))
+		return subtle.ConstantTimeCompare([]byte(h), []byte(hex.EncodeToString(sum[:]))) == 1
+	}
+	parts := strings.Split(rest, "$")
+	if len(parts) != 3 {
+		return false
+	}
+	iter, err := strconv.Atoi(parts[0])
+	if err != nil || iter < 1 || iter > 10*recoveryIterations {
+		return false
+	}
+	salt, err1 := hex.DecodeString(parts[1])
+	want, err2 := hex.DecodeString(parts[2])
+	if err1 != nil || err2 != nil || len(want) == 0 {
+		return false
+	}
+	got, err := pbkdf2.Key(sha256.New, "recovery|"+normalizeCode(code), salt, iter, len(want))
+	return err == nil && subtle.ConstantTimeCompare(got, want) == 1
 }
 
 func isDigits(s string, n int) bool {

@@ -52,7 +52,12 @@ type Service struct {
 	now       func() time.Time
 
 	hashing *hashQueue // the argon2id computations, bounded, with their queue
-	verify  func(hash, password string) (bool, error)
+	// knownDevices is the hashing lane of sign-ins from a known device
+	// (known_device.go): a flood of other sign-ins never fills it.
+	knownDevices *hashQueue
+	// totpFailures counts wrong codes at sign-in per user (mfa.go).
+	totpFailures *Throttle
+	verify       func(hash, password string) (bool, error)
 	// imported: whether Firebase credentials were imported (firebase_scrypt.go)
 	imported importedCost
 
@@ -91,17 +96,25 @@ func (s *Service) TutorsRequireMicrosoft() bool { return s.tutorsRequireMicrosof
 
 // NewService wires the sign-in service. microsoft may be nil (not configured).
 func NewService(s store.Store, sessions *Sessions, microsoft *MicrosoftVerifier) *Service {
-	return &Service{
-		store:     s,
-		sessions:  sessions,
-		throttle:  newSignInThrottle(s),
-		microsoft: microsoft,
-		now:       time.Now,
-		hashing:   newHashQueue(maxHashing()),
-		verify:    VerifyPassword,
-		log:       slog.Default(),
+	svc := &Service{
+		store:        s,
+		sessions:     sessions,
+		throttle:     newSignInThrottle(s),
+		microsoft:    microsoft,
+		now:          time.Now,
+		hashing:      newHashQueue(maxHashing()),
+		knownDevices: newHashQueue(1),
+		verify:       VerifyPassword,
+		log:          slog.Default(),
 	}
+	svc.totpFailures = NewThrottle(s, totpFreeFailures, 15*time.Minute)
+	svc.totpFailures.now = func() time.Time { return svc.now() }
+	return svc
 }
+
+// totpFreeFailures is how many wrong codes a user may type at sign-in in
+// 15 minutes before each next one waits.
+const totpFreeFailures = 10
 
 // Sessions returns the session manager.
 func (s *Service) Sessions() *Sessions { return s.sessions }
@@ -109,20 +122,40 @@ func (s *Service) Sessions() *Sessions { return s.sessions }
 // MicrosoftEnabled reports whether the university sign-in is configured.
 func (s *Service) MicrosoftEnabled() bool { return s.microsoft != nil }
 
-// LoginPassword checks an email and password. Every failure looks the same to
-// the caller (the one "incorrect" dialog), and repeated failures are slowed
-// down by the sign-in throttle, which never refuses a right password because
-// of other people's failures elsewhere (signin_throttle.go). A tutor's right
-// password is refused when tutors must use the university account.
-func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (u domain.User, err error) {
+// SignInClient is who sends a password sign-in: its address, and the
+// device token the browser holds for the account, if any (known_device.go).
+type SignInClient struct {
+	IP     string
+	Device string
+}
+
+// LoginPassword checks an email and password from a client with no device
+// token (see LoginPasswordFrom).
+func (s *Service) LoginPassword(ctx context.Context, email, password, ip string) (domain.User, error) {
+	return s.LoginPasswordFrom(ctx, email, password, SignInClient{IP: ip})
+}
+
+// LoginPasswordFrom checks an email and password. Every failure looks the
+// same to the caller (the one "incorrect" dialog), and repeated failures
+// are slowed down by the sign-in throttle, which never refuses a right
+// password because of other people's failures elsewhere, nor, from a known
+// device, from the same address (signin_throttle.go). Only accounts with a
+// password take a hashing slot; the others wait as long without one. A
+// tutor's right password is refused when tutors must use the university
+// account.
+func (s *Service) LoginPasswordFrom(ctx context.Context, email, password string, client SignInClient) (u domain.User, err error) {
 	email = domain.NormalizeEmail(email)
 	if email == "" || password == "" {
 		return domain.User{}, domain.Invalid(CodeMissingCredentials, "Debe ingresar un correo y contraseña")
 	}
+	device, err := s.knownDevice(ctx, client.Device, email)
+	if err != nil {
+		return domain.User{}, err
+	}
 	// The throttle decides before the (slow) password check, so a refused
 	// attempt costs no hash; its counts are in the store, shared by every
 	// instance.
-	attempt, refused, err := s.throttle.admit(ctx, email, ip)
+	attempt, refused, err := s.throttle.admit(ctx, email, client.IP, device)
 	if err != nil || refused.wait > 0 {
 		if refused.wait > 0 {
 			s.throttled(ctx, email, refused.scope, refused.wait)
@@ -157,7 +190,36 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 			Message: "El correo o la constraseña son incorrectos"}
 	}
 
-	release, err := s.hashingSlot(ctx)
+	u, err = s.store.GetUserByMail(ctx, email)
+	hash := "" // no password to check: an unknown account, or a Microsoft-only one
+	switch {
+	case errors.Is(err, domain.ErrNotFound):
+		u = domain.User{}
+	case err != nil:
+		return domain.User{}, err
+	default:
+		if hash, err = s.store.PasswordHash(ctx, u.ID); err != nil {
+			return domain.User{}, err
+		}
+	}
+	if hash == "" {
+		// As long as a check would take, without a slot (hashQueue.imitate).
+		if err := s.hashing.imitate(ctx); err != nil {
+			return domain.User{}, err
+		}
+		if refused, err := attempt.recheck(ctx); err != nil || refused.wait > 0 {
+			if refused.wait > 0 {
+				s.throttled(ctx, email, refused.scope, refused.wait)
+			}
+			return domain.User{}, throttleAnswer(ctx, refused.wait, err)
+		}
+		return fail()
+	}
+	queue := s.hashing
+	if device != "" {
+		queue = s.knownDevices
+	}
+	release, err := queue.acquire(ctx)
 	if err != nil {
 		return domain.User{}, err
 	}
@@ -168,22 +230,6 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 		}
 		return domain.User{}, throttleAnswer(ctx, refused.wait, err)
 	}
-	u, err = s.store.GetUserByMail(ctx, email)
-	hash := dummyHash // an unknown email costs a hash too, so timing does not tell accounts apart
-	switch {
-	case errors.Is(err, domain.ErrNotFound):
-		u = domain.User{}
-	case err != nil:
-		return domain.User{}, err
-	default:
-		stored, err := s.store.PasswordHash(ctx, u.ID)
-		if err != nil {
-			return domain.User{}, err
-		}
-		if stored != "" { // "" is a Microsoft-only account
-			hash = stored
-		}
-	}
 	ok, err := s.checkPassword(ctx, hash, password)
 	// One line per argon2id check, at debug level: how the cluster test
 	// counts the checks a burst of sign-ins costs across instances.
@@ -191,7 +237,7 @@ func (s *Service) LoginPassword(ctx context.Context, email, password, ip string)
 	if err != nil {
 		return domain.User{}, fmt.Errorf("verify password of %q: %w", u.ID, err)
 	}
-	if !ok || u.ID == "" || hash == dummyHash {
+	if !ok {
 		return fail()
 	}
 	if err := s.upgradeImported(ctx, u, hash, password); err != nil {
@@ -278,12 +324,41 @@ func tooMany(wait time.Duration) error {
 		Details: map[string]int{"retryAfterSeconds": int(wait.Seconds()) + 1}}
 }
 
-// NewMicrosoftNonce returns a fresh nonce for a Microsoft sign-in.
-func (s *Service) NewMicrosoftNonce() (string, error) {
+// NewMicrosoftNonce returns a fresh nonce for a Microsoft sign-in. The
+// server keeps its hash for nonceLifetime, and a sign-in takes it once: a
+// token whose nonce the server did not issue, or already took, signs
+// nobody in (a captured token carries its nonce, so the browser's cookie
+// alone would let its holder replay it until it expires).
+func (s *Service) NewMicrosoftNonce(ctx context.Context) (string, error) {
 	if s.microsoft == nil {
 		return "", microsoftDisabled()
 	}
-	return newNonce()
+	nonce, err := newNonce()
+	if err != nil {
+		return "", err
+	}
+	now := s.now().UTC().Truncate(time.Millisecond)
+	_, err = s.store.UpdateCounter(ctx, nonceKey(nonce), now, func(store.Counter) store.Counter {
+		return store.Counter{Count: 1, Start: now, ExpiresAt: now.Add(nonceLifetime)}
+	})
+	return nonce, err
+}
+
+// nonceLifetime is how long an issued Microsoft nonce may be used (the
+// cookie that carries it lives as long).
+const nonceLifetime = 10 * time.Minute
+
+func nonceKey(nonce string) string { return "msnonce:" + hashToken(nonce) }
+
+// takeNonce uses up an issued nonce; false when it was not issued, has
+// expired or was already used.
+func (s *Service) takeNonce(ctx context.Context, nonce string) (bool, error) {
+	issued := false
+	_, err := s.store.UpdateCounter(ctx, nonceKey(nonce), s.now().UTC().Truncate(time.Millisecond), func(c store.Counter) store.Counter {
+		issued = c.Count > 0
+		return store.Counter{}
+	})
+	return issued, err
 }
 
 // LoginMicrosoft verifies a Microsoft ID token and returns the profile,
@@ -293,6 +368,14 @@ func (s *Service) LoginMicrosoft(ctx context.Context, rawIDToken, nonce string) 
 		return u, false, microsoftDisabled()
 	}
 	claims, err := s.microsoft.Verify(ctx, rawIDToken, nonce)
+	if err == nil {
+		var issued bool
+		if issued, err = s.takeNonce(ctx, nonce); err != nil {
+			return u, false, err
+		} else if !issued {
+			err = errors.New("nonce not issued or already used")
+		}
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			audit.Info(ctx, s.log, "auth.login.failure", slog.String("method", MethodMicrosoft), slog.String("reason", CodeMicrosoftRejected))
@@ -433,6 +516,9 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (doma
 			return err
 		}
 		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenPasswordReset); err != nil {
+			return err
+		}
+		if err := tx.DeleteUserTokens(ctx, u.ID, domain.TokenMFALogin); err != nil {
 			return err
 		}
 		return tx.DeleteUserSessions(ctx, u.ID)

@@ -21,6 +21,10 @@ const (
 	// One address on any account: spraying one password over many
 	// accounts. High, because a campus NAT shares it; only failures count.
 	addressFailures = 100
+	// One IPv6 /48 on any account: a /48 holds 65,536 /64s and is handed
+	// out whole (tunnel brokers give one away), so the /64s of one are
+	// also counted together. Three campuses' worth of failures.
+	networkFailures = 300
 
 	throttleWindow = 15 * time.Minute
 )
@@ -43,9 +47,21 @@ const (
 //     with right passwords sign in. Past its allowance everyone at that
 //     address waits.
 //
+// An IPv6 client is counted by its /64 for the address count, and by its
+// /48 for the pair and for a fourth count, the network (a /48's failures
+// on every account, past networkFailures everyone in it waits): one
+// subscriber's /48 is one place, not 65,536.
+//
+// A browser that signed in to the account before (it shows a device token
+// of the account, device.go) is a known device: it is counted on a pair of
+// its own (the token and the account, pairFailures), and neither the
+// address, the network nor the account being under attack refuses it, so
+// someone else's failures from the same campus address never lock the
+// owner out. Its failures count on the account, not on the address.
+//
 // A refused attempt costs no password check.
 type signInThrottle struct {
-	pairs, accounts, addresses *Throttle
+	pairs, accounts, addresses, networks *Throttle
 }
 
 func newSignInThrottle(counters store.Counters) *signInThrottle {
@@ -53,28 +69,44 @@ func newSignInThrottle(counters store.Counters) *signInThrottle {
 		pairs:     NewThrottle(counters, pairFailures, throttleWindow),
 		accounts:  NewThrottle(counters, accountFailures, throttleWindow),
 		addresses: NewThrottle(counters, addressFailures, throttleWindow),
+		networks:  NewThrottle(counters, networkFailures, throttleWindow),
 	}
 }
 
 // refusal is why an attempt was not let through: which count (the
 // scope of the auth.login.throttled event) and how long to wait.
 type refusal struct {
-	scope string // "pair", "account" or "address"
+	scope string // "pair", "account", "address", "network" or "device"
 	wait  time.Duration
 }
 
 // signInAttempt is a sign-in let through: its outcome must be reported
 // once (failed, succeeded or abandoned).
 type signInAttempt struct {
-	t                      *signInThrottle
-	pair, account, address string
-	reserved               *Attempt
+	t                               *signInThrottle
+	pair, account, address, network string // network is "" for IPv4
+	knownDevice                     bool
+	reserved                        *Attempt
 }
 
 // addressKey is the address a client is counted under: an IPv4 address
 // as it is, an IPv6 address by its /64 (one subscriber's network, whose
 // other addresses cost nothing to use).
-func addressKey(ip string) string {
+func addressKey(ip string) string { return prefixKey(ip, 64) }
+
+// networkKey is the IPv6 /48 a client is in ("" for IPv4: a NAT already
+// puts many people behind one IPv4 address).
+func networkKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil || a.Unmap().Is4() {
+		return ""
+	}
+	return prefixKey(ip, 48)
+}
+
+// prefixKey is an IPv4 address as it is, an IPv6 address by its prefix
+// of bits.
+func prefixKey(ip string, bits int) string {
 	a, err := netip.ParseAddr(ip)
 	if err != nil {
 		return ip
@@ -83,7 +115,7 @@ func addressKey(ip string) string {
 	if a.Is4() {
 		return a.String()
 	}
-	p, _ := a.WithZone("").Prefix(64)
+	p, _ := a.WithZone("").Prefix(bits)
 	return p.String()
 }
 
@@ -91,11 +123,32 @@ func addressKey(ip string) string {
 // says why not. Refusals are decided on reads (a flood against a waiting
 // key costs no store transaction); a sign-in let through is one
 // transaction, the pair's count.
-func (t *signInThrottle) admit(ctx context.Context, email, ip string) (*signInAttempt, refusal, error) {
+//
+// device is the id of the client's device token when it is a known device
+// of this account ("" otherwise).
+func (t *signInThrottle) admit(ctx context.Context, email, ip, device string) (*signInAttempt, refusal, error) {
 	address := addressKey(ip)
-	a := &signInAttempt{t: t, pair: "pair:" + address + "|" + email, account: "mail:" + email, address: "ip:" + address}
+	a := &signInAttempt{t: t, pair: "pair:" + prefixKey(ip, 48) + "|" + email, account: "mail:" + email, address: "ip:" + address}
+	if n := networkKey(ip); n != "" {
+		a.network = "net:" + n
+	}
+	if device != "" {
+		a.knownDevice = true
+		a.pair = "pair:device:" + device + "|" + email
+		reserved, wait, err := t.pairs.Reserve(ctx, a.pair)
+		if err != nil || wait > 0 {
+			return nil, refusal{"device", wait}, err
+		}
+		a.reserved = reserved
+		return a, refusal{}, nil
+	}
 	if wait, err := t.addresses.Wait(ctx, a.address); err != nil || wait > 0 {
 		return nil, refusal{"address", wait}, err
+	}
+	if a.network != "" {
+		if wait, err := t.networks.Wait(ctx, a.network); err != nil || wait > 0 {
+			return nil, refusal{"network", wait}, err
+		}
 	}
 	underAttack, err := t.accounts.Wait(ctx, a.account)
 	if err != nil {
@@ -123,6 +176,9 @@ func (t *signInThrottle) admit(ctx context.Context, email, ip string) (*signInAt
 // how far a burst of parallel guesses overshoots an allowance: by the
 // password checks running at once, not by the requests queued.
 func (a *signInAttempt) recheck(ctx context.Context) (refusal, error) {
+	if a.knownDevice {
+		return refusal{}, nil
+	}
 	if wait, err := a.t.addresses.Wait(ctx, a.address); err != nil || wait > 0 {
 		return refusal{"address", wait}, err
 	}
@@ -136,7 +192,14 @@ func (a *signInAttempt) recheck(ctx context.Context) (refusal, error) {
 // failed counts a wrong password: the pair's count stays, and the account
 // and the address count one failure more.
 func (a *signInAttempt) failed(ctx context.Context) error {
-	return errors.Join(a.t.accounts.Fail(ctx, a.account), a.t.addresses.Fail(ctx, a.address))
+	if a.knownDevice { // the owner's typo, or a stolen token: its pair counts it
+		return a.t.accounts.Fail(ctx, a.account)
+	}
+	errs := []error{a.t.accounts.Fail(ctx, a.account), a.t.addresses.Fail(ctx, a.address)}
+	if a.network != "" {
+		errs = append(errs, a.t.networks.Fail(ctx, a.network))
+	}
+	return errors.Join(errs...)
 }
 
 // succeeded forgets the pair's failures: the owner proved who they are

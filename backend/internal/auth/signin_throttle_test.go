@@ -34,7 +34,7 @@ func newThrottleFixture(t *testing.T) *throttleFixture {
 	f := &throttleFixture{t: t, now: time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)}
 	f.s = NewService(st, NewSessions(st, time.Hour, 4*time.Hour), nil)
 	f.s.Configure(Options{Log: slog.New(slog.DiscardHandler)})
-	for _, th := range []*Throttle{f.s.throttle.pairs, f.s.throttle.accounts, f.s.throttle.addresses} {
+	for _, th := range []*Throttle{f.s.throttle.pairs, f.s.throttle.accounts, f.s.throttle.addresses, f.s.throttle.networks} {
 		th.now = func() time.Time { return f.now }
 	}
 	f.s.verify = func(hash, password string) (bool, error) {
@@ -230,9 +230,11 @@ func TestSprayingFromOneAddressMeetsTheAddressAllowance(t *testing.T) {
 		t.Fatalf("the same account from another address: %s", code)
 	}
 
+	// Sprayed over real accounts, in parallel (made-up ones cost no check).
 	g := newThrottleFixture(t)
+	sprayed := g.users("rociada", 3*addressFailures)
 	codes := loginBurst(g.s, 3*addressFailures, func(i int) (string, string, string) {
-		return fmt.Sprintf("rociada.%d@utpl.edu.ec", i), "Verano2026", "203.0.113.9"
+		return sprayed[i], "Verano2026", "203.0.113.9"
 	})
 	checked := int(g.checks.Load())
 	t.Logf("%d sprays at once from one address: %d checked, at most %d at a time", 3*addressFailures, checked, g.peak)

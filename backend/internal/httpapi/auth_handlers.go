@@ -36,6 +36,11 @@ func (a *api) sessionFor(c echo.Context, u domain.User) (sessionDTO, error) {
 type loginRequest struct {
 	Email    string `json:"email"`
 	Password string `json:"password"`
+	// Device is the device token this browser was given at an earlier
+	// sign-in of the account (auth/known_device.go), if any. It travels in
+	// the body, not in a cookie, because behind Firebase Hosting only one
+	// cookie reaches the server.
+	Device string `json:"device,omitempty"`
 }
 
 // loginResponse is the session after a sign-in, or, when the password
@@ -45,6 +50,9 @@ type loginRequest struct {
 type loginResponse struct {
 	sessionDTO
 	MFARequired bool `json:"mfaRequired,omitempty"`
+	// Device is a new device token for this account: the browser keeps it
+	// and sends it with its next sign-ins of the account.
+	Device string `json:"device,omitempty"`
 }
 
 func (a *api) login(c echo.Context) error {
@@ -53,7 +61,11 @@ func (a *api) login(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	u, err := a.auth.LoginPassword(ctx, req.Email, req.Password, c.RealIP())
+	u, err := a.auth.LoginPasswordFrom(ctx, req.Email, req.Password, auth.SignInClient{IP: c.RealIP(), Device: req.Device})
+	if err != nil {
+		return err
+	}
+	device, err := a.auth.RememberDevice(ctx, req.Email, req.Device)
 	if err != nil {
 		return err
 	}
@@ -69,7 +81,7 @@ func (a *api) login(c echo.Context) error {
 		if err := a.setPendingSignIn(c, token, auth.MFALoginLifetime); err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, loginResponse{sessionDTO: sessionDTO{}, MFARequired: true})
+		return c.JSON(http.StatusOK, loginResponse{sessionDTO: sessionDTO{}, MFARequired: true, Device: device})
 	}
 	if err := a.startSession(c, u, auth.MethodPassword); err != nil {
 		return err
@@ -78,7 +90,7 @@ func (a *api) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, loginResponse{sessionDTO: dto})
+	return c.JSON(http.StatusOK, loginResponse{sessionDTO: dto, Device: device})
 }
 
 type loginCodeRequest struct {
@@ -150,11 +162,18 @@ type microsoftStartResponse struct {
 // microsoftStart issues the nonce the popup must carry into the ID token. It
 // is bound to this browser by an HttpOnly cookie and used once.
 func (a *api) microsoftStart(c echo.Context) error {
-	nonce, err := a.auth.NewMicrosoftNonce()
+	nonce, err := a.auth.NewMicrosoftNonce(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	if a.cfg.FirebaseHosting {
+		// The nonce takes the session cookie's place: the session it
+		// held ends now rather than live on with no browser (S3-17).
+		if old := a.presentedSession(c); old != "" {
+			if err := a.auth.Sessions().Revoke(c.Request().Context(), old); err != nil {
+				return err
+			}
+		}
 		// In the one cookie Hosting forwards, at its path: a signed-in
 		// browser starting another sign-in gives up its session cookie.
 		c.SetCookie(&http.Cookie{Name: firebaseCookie, Value: nonceMark + nonce, Path: "/", HttpOnly: true,

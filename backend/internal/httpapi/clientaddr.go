@@ -18,10 +18,40 @@ type clientAddresses struct {
 	trust bool           // forwarded headers are believed at all
 	hops  int            // the client is the hops-th entry from the right
 	cidrs []netip.Prefix // or: proxies are these ranges (hops is then 0)
+	// hosting: Firebase Hosting is the outer proxy. Its hop is believed
+	// only when the entry Cloud Run's front end appended is a Google
+	// address (see googleFront).
+	hosting bool
 }
 
 func newClientAddresses(cfg config.Config) clientAddresses {
-	return clientAddresses{trust: cfg.TrustProxy, hops: cfg.ProxyHops(), cidrs: cfg.TrustProxyCIDRs}
+	return clientAddresses{trust: cfg.TrustProxy, hops: cfg.ProxyHops(), cidrs: cfg.TrustProxyCIDRs, hosting: cfg.FirebaseHosting}
+}
+
+// googleFront are the ranges Google's front ends connect from when they
+// proxy a request onwards (Google documents 35.191.0.0/16 and
+// 130.211.0.0/22, and the IPv6 ranges below, as the sources of its load
+// balancers' proxied traffic; 35.190.0.0/17 holds its front ends' own
+// addresses). Behind Firebase Hosting, the entry Cloud Run's front end
+// appends to X-Forwarded-For (the one entry nobody else writes: the
+// address that connected to it) is Hosting's side of the hop, one of these.
+// A caller that reaches the *.run.app address directly is that entry
+// itself, and is counted under it, whatever it wrote to the left.
+var googleFront = []netip.Prefix{
+	netip.MustParsePrefix("35.191.0.0/16"),
+	netip.MustParsePrefix("130.211.0.0/22"),
+	netip.MustParsePrefix("35.190.0.0/17"),
+	netip.MustParsePrefix("2600:2d00:1:b029::/64"),
+	netip.MustParsePrefix("2600:2d00:1:1::/64"),
+}
+
+func isGoogleFront(a netip.Addr) bool {
+	for _, p := range googleFront {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // of returns r's client address.
@@ -40,6 +70,17 @@ func (ca clientAddresses) of(r *http.Request) string {
 	chain := forwardedFor(r)
 	if len(chain) == 0 {
 		return peer.String()
+	}
+	if ca.hops > 0 && ca.hosting {
+		// Cloud Run's front end appended the right-most entry: unless
+		// that is a Google front end (Hosting), it is the caller itself.
+		last, ok := parseAddr(chain[len(chain)-1])
+		if !ok {
+			return peer.String()
+		}
+		if !isGoogleFront(last) {
+			return last.String()
+		}
 	}
 	if ca.hops > 0 {
 		// Fewer entries than proxies: the request skipped the outer ones,

@@ -41,6 +41,13 @@ func TestClientAddressWithForgedHeaders(t *testing.T) {
 		{"Hosting: the address Hosting appended, before Hosting's own", hosting, "169.254.1.1:1", []string{"203.0.113.5, 35.190.0.1"}, "203.0.113.5"},
 		{"Hosting: forged entries in front", hosting, "169.254.1.1:1", []string{"9.9.9.9, 1.1.1.1, 203.0.113.5, 35.190.0.1"}, "203.0.113.5"},
 		{"Hosting: a request that skipped Hosting, without a header", hosting, "169.254.1.1:1", []string{"203.0.113.5"}, "203.0.113.5"},
+		// S3-07: a caller that reaches *.run.app directly writes two
+		// entries of its choice; Cloud Run's front end appends the
+		// caller's own address, which is not a Google front end's.
+		{"Hosting: a direct caller cannot pick a campus address", hosting, "169.254.1.1:1", []string{"198.51.100.9, 203.0.113.50, 192.0.2.66"}, "192.0.2.66"},
+		{"Hosting: a direct caller posing as Hosting's hop", hosting, "169.254.1.1:1", []string{"203.0.113.50, 35.191.7.7, 192.0.2.66"}, "192.0.2.66"},
+		{"Hosting: through Hosting, the test double's front end", hosting, "169.254.1.1:1", []string{"9.9.9.9, 203.0.113.50, 35.191.0.1"}, "203.0.113.50"},
+		{"Hosting: IPv6 front end", hosting, "169.254.1.1:1", []string{"2001:db8:1::5, 2600:2d00:1:b029::7"}, "2001:db8:1::5"},
 
 		{"three hops", threeHops, "10.0.0.1:1", []string{"9.9.9.9, 203.0.113.5, 10.1.1.1, 10.2.2.2"}, "203.0.113.5"},
 		{"three hops, with ports and brackets", threeHops, "10.0.0.1:1", []string{"[2001:db8::5]:443, 10.1.1.1:80, 10.2.2.2"}, "2001:db8::5"},

@@ -175,6 +175,10 @@ type attemptDTO struct {
 	FinishedAt     *time.Time             `json:"finishedAt"`
 	// Evidence is the automatic evidence, once the attempt is finished.
 	Evidence *feedback.Evidence `json:"evidence"`
+	// Directed is set only on the answer to a start with directed=true that
+	// drew a new case: where the draw aimed and why (area and difficulty are
+	// empty when there were no results to go on).
+	Directed *directedDTO `json:"directed,omitempty"`
 }
 
 // toAttemptDTO hides the case's key points and legal bases until the

@@ -11,6 +11,12 @@ import (
 )
 
 func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) error {
+	return a.respondAttemptWith(c, status, at, nil)
+}
+
+// respondAttemptWith answers with the attempt and, for a directed start,
+// where its draw aimed.
+func (a *api) respondAttemptWith(c echo.Context, status int, at domain.Attempt, directed *directedDTO) error {
 	ctx := c.Request().Context()
 	recs, err := a.store.ListRecordings(ctx, at.ID)
 	if err != nil {
@@ -24,7 +30,9 @@ func (a *api) respondAttempt(c echo.Context, status int, at domain.Attempt) erro
 	if err != nil {
 		return err
 	}
-	return c.JSON(status, toAttemptDTO(at, names[at.DegreeID], recs, transcripts, a.now()))
+	dto := toAttemptDTO(at, names[at.DegreeID], recs, transcripts, a.now())
+	dto.Directed = directed
+	return c.JSON(status, dto)
 }
 
 type overviewDTO struct {
@@ -100,11 +108,23 @@ func (a *api) startAttempt(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
+	if !created {
+		return a.respondAttempt(c, http.StatusOK, at)
 	}
-	return a.respondAttempt(c, status, at)
+	if !req.Directed || mode != domain.ModeTraining {
+		return a.respondAttempt(c, http.StatusCreated, at)
+	}
+	// The new attempt is in progress, so the finished results the draw
+	// weighed are unchanged: the target computed now is the one it aimed at.
+	t, ok, err := a.exams.DirectedTarget(c.Request().Context(), u.ID, at.DegreeID)
+	if err != nil {
+		return err
+	}
+	directed := &directedDTO{Reason: exams.NoTargetReason}
+	if ok {
+		directed = &directedDTO{Area: t.Area, Difficulty: string(t.Difficulty), Reason: t.Reason}
+	}
+	return a.respondAttemptWith(c, http.StatusCreated, at, directed)
 }
 
 func (a *api) getAttempt(c echo.Context) error {

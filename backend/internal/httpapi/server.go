@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/labstack/echo/v4"
@@ -197,8 +198,8 @@ func (a *api) crossOriginRefused(w http.ResponseWriter, r *http.Request) {
 	a.setSecurityHeaders(w.Header(), r)
 	ctx := audit.WithActor(r.Context(), audit.Actor{IP: a.clientIP(r), Via: "web"})
 	audit.Warn(ctx, a.log, "authz.denied", slog.String("reason", "cross_origin"), slog.Int("status", http.StatusForbidden),
-		slog.String("method", r.Method), slog.String("path", r.URL.Path),
-		slog.String("origin", r.Header.Get("Origin")), slog.String("secFetchSite", r.Header.Get("Sec-Fetch-Site")))
+		slog.String("method", clip(r.Method)), slog.String("path", clip(r.URL.Path)),
+		slog.String("origin", clip(r.Header.Get("Origin"))), slog.String("secFetchSite", clip(r.Header.Get("Sec-Fetch-Site"))))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(http.StatusForbidden)
 	if r.Method == http.MethodHead {
@@ -410,4 +411,21 @@ func isHTTPS(r *http.Request) bool {
 // parameter.
 func attachment(name string) string {
 	return mime.FormatMediaType("attachment", map[string]string{"filename": name})
+}
+
+// logValueMax bounds a value a caller chose (a header, a path) in a log
+// line: an unauthenticated request must not write kilobytes per line.
+const logValueMax = 200
+
+// clip is s cut to logValueMax bytes (on a rune boundary), marked with "…"
+// when cut.
+func clip(s string) string {
+	if len(s) <= logValueMax {
+		return s
+	}
+	cut := logValueMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -113,6 +113,12 @@ func (a *api) presentedSession(c echo.Context) string {
 	if err != nil {
 		return ""
 	}
+	// An unprefixed __session can be set by any sibling host of the
+	// parent domain, and a browser sends that one first: with two of
+	// them, neither is trusted (S3-17).
+	if a.cfg.FirebaseHosting && len(c.Request().CookiesNamed(firebaseCookie)) > 1 {
+		return ""
+	}
 	// Behind Hosting, the Microsoft nonce, a sign-in waiting for its code
 	// and (under /lti, lti_handlers.go) the LTI login states ride in
 	// __session too, marked; none of them is a session.

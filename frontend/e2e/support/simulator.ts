@@ -88,16 +88,19 @@ export function attemptIdOf(page: Page): string {
   return decodeURIComponent(m[1])
 }
 
-// chooseAndStart goes through the first screen and the microphone check.
+// chooseAndStart goes through the first screen and the microphone check;
+// options.directed asks for a "Sorteo dirigido" (training).
 export async function chooseAndStart(
   page: Page,
   mode: 'Entrenamiento' | 'Simulacro',
   area?: string,
   difficulty?: 'Básico' | 'Intermedio' | 'Avanzado',
+  options: { directed?: boolean } = {},
 ) {
   await page.goto('/test')
   await expect(page.getByRole('heading', { name: 'Simulador', level: 1 })).toBeVisible()
   await page.getByRole('radio', { name: new RegExp(`^${mode}`) }).check()
+  if (options.directed) await page.getByRole('checkbox', { name: 'Sorteo dirigido' }).check()
   if (area) await page.getByLabel('Área del derecho', { exact: true }).selectOption(area)
   if (difficulty) await page.getByLabel('Dificultad', { exact: true }).selectOption(difficulty)
   await page.getByRole('button', { name: 'Continuar' }).click()

@@ -138,6 +138,8 @@ export type Attempt = {
   finishedAt: string | null
   /** The automatic evidence, once the attempt is finished. */
   evidence?: Evidence | null
+  /** Only on the answer to a directed training start: where the draw aimed and why. */
+  directed?: { area: string; difficulty: string; reason: string }
 }
 
 export type AttemptSummary = {

@@ -42,8 +42,11 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     ...commonQueries(call),
     async goto(p) {
       // Firefox reports NS_BINDING_ABORTED when the page starts a navigation
-      // of its own meanwhile (the app's router settling after a sign-in):
-      // go again until the page is the one asked for.
+      // of its own meanwhile: a navigation cancels the module loads still in
+      // flight, and the app takes the failed lazy chunk for a new version
+      // and reloads the page it was leaving (lib/stale-chunk). The journeys
+      // wait for each page to be drawn before leaving it, so this should not
+      // happen; if it does, go again, as a user would.
       const wanted = new URL(url(p))
       await pollUntil(`${p} to load`, 20_000, async () => {
         try {
@@ -61,6 +64,10 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     url: async () => page.url(),
     async click(target, opts) {
       const el = await element(target, opts?.timeout)
+      // Bring it to the middle of the viewport first (instantly: the page
+      // scrolls smoothly): scrolled only into view, it can sit under the
+      // fixed header, and the click would open the logo's link instead.
+      await el.evaluate((node) => node.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }))
       await el.click()
       await el.dispose()
     },

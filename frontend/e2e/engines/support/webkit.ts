@@ -122,7 +122,19 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     version: `${session.capabilities.browserName} ${session.capabilities.browserVersion}`,
     ...commonQueries(call),
     async goto(p) {
-      await send('POST', `${s}/url`, { url: url(p) })
+      // A navigation cancels the module loads still in flight in the page
+      // it leaves, and the app takes a failed lazy chunk for a new version
+      // and reloads that page (lib/stale-chunk), which replaces this
+      // navigation. The journeys wait for each page they open to be drawn
+      // (signInWithPassword waits for the landing page), so no chunk should
+      // be in flight here; if one was, the document is the old page, and
+      // going again is what a user would do.
+      const wanted = new URL(url(p))
+      await pollUntil(`${p} to load`, 30_000, async () => {
+        await send('POST', `${s}/url`, { url: wanted.toString() })
+        const loaded = await call<string | undefined>("() => performance.getEntriesByType('navigation')[0]?.name")
+        return loaded !== undefined && new URL(loaded).pathname === wanted.pathname ? true : undefined
+      })
     },
     async reload() {
       await send('POST', `${s}/refresh`, {})
@@ -131,13 +143,24 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     async click(target, opts) {
       // The page may render the element again between finding and clicking
       // it (a stale reference): find it again.
+      // WebDriver scrolls an element only until it is in view, which may
+      // leave it under the fixed header or the phone's sticky status bar
+      // (element click intercepted): bring it to the middle of the
+      // viewport first, as a user scrolls to what they mean to press
+      // (instantly: the page scrolls smoothly, and a click computed while
+      // it moves would land beside the element).
       await pollUntil(`a click on ${describe(target)}`, opts?.timeout ?? 15_000, async () => {
         const el = await element(target, opts?.timeout)
         try {
+          await send('POST', `${s}/execute/sync`, {
+            script: `arguments[0].scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })`,
+            args: [el],
+          })
           await send('POST', `${s}/element/${el[ELEMENT]}/click`, {})
           return true
         } catch (e) {
-          if (e instanceof WebDriverError && e.code === 'stale element reference') return undefined
+          if (e instanceof WebDriverError && (e.code === 'stale element reference' || e.code === 'element click intercepted'))
+            return undefined
           throw e
         }
       })

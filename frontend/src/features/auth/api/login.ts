@@ -9,9 +9,35 @@ export type LoginInput = { email: string; password: string }
  * session while the server waits for the second factor (POST
  * /api/auth/login/code).
  */
-export type LoginResult = Session & { mfaRequired?: boolean }
+export type LoginResult = Session & { mfaRequired?: boolean; device?: string }
 
-export const login = (input: LoginInput) => api.post<LoginResult>('/api/auth/login', input)
+// A browser that signed in to an account before shows the server the
+// device token it was given then: someone else's failed guesses from the
+// same network never lock that browser out of that account.
+const deviceKey = (email: string) => `simulador.device:${email.trim().toLowerCase()}`
+
+function storedDevice(email: string): string | undefined {
+  try {
+    return localStorage.getItem(deviceKey(email)) ?? undefined
+  } catch {
+    return undefined
+  }
+}
+
+function keepDevice(email: string, device: string | undefined) {
+  if (!device) return
+  try {
+    localStorage.setItem(deviceKey(email), device)
+  } catch {
+    // Storage blocked: the browser is simply not known next time.
+  }
+}
+
+export const login = async (input: LoginInput) => {
+  const res = await api.post<LoginResult>('/api/auth/login', { ...input, device: storedDevice(input.email) })
+  keepDevice(input.email, res.device)
+  return res
+}
 
 // signedIn forgets every cached answer of the previous user and keeps the
 // new session.

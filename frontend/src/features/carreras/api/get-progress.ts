@@ -14,7 +14,13 @@ export type Progress = {
   lastActivity: string | null
   byCriterion: { id: string; name: string; group?: string; points: { at: string; level: number }[] }[]
   recent: AttemptSummary[]
+  /** Finished attempts per area of law, weakest average first. */
+  byArea: AreaResult[]
+  /** Where a "Sorteo dirigido" would aim now; null without results yet. */
+  directed: { area: string; difficulty: string; reason: string } | null
 }
+
+export type AreaResult = { area: string; attempts: number; average: number; passed: number }
 
 export const getProgress = () => api.get<Progress>('/api/me/progress')
 

@@ -13,6 +13,7 @@ import { formatScore } from '@/lib/format'
 import { paths } from '@/lib/paths'
 import { useDegrees } from '../api/get-degrees'
 import { trendText, useProgress } from '../api/get-progress'
+import { AreaResultsTable } from '../components/AreaResultsTable'
 import { AttemptList } from '../components/AttemptList'
 import { AuthNav } from '@/components/layout/AuthNav'
 
@@ -94,6 +95,7 @@ export function CarrerasPage() {
                 </Suspense>
               </div>
             )}
+            {p.byArea.length > 0 && <AreaResultsTable byArea={p.byArea} />}
           </section>
         )}
 

@@ -18,12 +18,20 @@ async function timed(request: () => Promise<Attempt>): Promise<Attempt> {
 
 export const fetchAttempt = (id: string) => timed(() => api.get<Attempt>(base(id)))
 
-/** startAttempt draws a case; area and difficulty narrow a training draw only. */
-export const startAttempt = (mode: Mode, area: string, difficulty: Difficulty | '' = '') =>
+/**
+ * startAttempt draws a case; area and difficulty narrow a training draw only.
+ * A directed training draw ("Sorteo dirigido") ignores them: the server aims
+ * at the student's weakest area and answers why.
+ */
+export const startAttempt = (mode: Mode, area: string, difficulty: Difficulty | '' = '', directed = false) =>
   timed(() =>
     api.post<Attempt>(
       '/api/attempts',
-      mode === 'entrenamiento' ? { mode, ...(area ? { area } : {}), ...(difficulty ? { difficulty } : {}) } : { mode },
+      mode !== 'entrenamiento'
+        ? { mode }
+        : directed
+          ? { mode, directed: true }
+          : { mode, ...(area ? { area } : {}), ...(difficulty ? { difficulty } : {}) },
     ),
   )
 

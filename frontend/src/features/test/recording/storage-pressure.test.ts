@@ -13,7 +13,9 @@ import {
   memoryBytes,
   MemoryFullError,
   setMemoryLimit,
+  setOpenDeadline,
   snapshot,
+  storageAvailable,
 } from './store'
 import { blob, fakeServer, freshStore, until, useNodeBlob } from './test-helpers'
 import { UploadQueue } from './uploader'
@@ -94,6 +96,7 @@ afterEach(() => {
   queues.splice(0).forEach((q) => q.stop())
   vi.restoreAllMocks()
   setMemoryLimit()
+  setOpenDeadline()
 })
 
 describe('recording store under storage pressure', () => {
@@ -107,6 +110,22 @@ describe('recording store under storage pressure', () => {
     // (fake-indexeddb clones in Node's realm, so no instanceof across realms)
     expect(Object.prototype.toString.call(row.data)).toBe('[object ArrayBuffer]')
     expect(row).toMatchObject({ type: 'audio/mp4', bytes: 5, seq: 0 })
+  })
+
+  it('records in memory when opening IndexedDB never finishes', async () => {
+    // Another connection holds an older version and never lets go: the
+    // store's open request stays blocked.
+    const holder = await openDB('retenida', 1)
+    const realOpen = indexedDB.open.bind(indexedDB)
+    vi.spyOn(indexedDB, 'open').mockImplementation(() => realOpen('retenida', 2))
+    setOpenDeadline(50)
+    expect(await storageAvailable()).toBe(false)
+    const r = await addRecording({ attemptId: A, phase: 1, mimeType: 'audio/webm' })
+    const c = await appendChunk(r.id, blob('voz', 'audio/webm'))
+    expect(r.volatile).toBe(true)
+    expect(c.volatile).toBe(true)
+    expect(heldInMemory(A)).toBe(true)
+    holder.close()
   })
 
   it('works where IndexedDB refuses Blobs (WebKit in a private window)', async () => {

@@ -87,6 +87,43 @@ export class RecordingStateError extends Error {
 
 let dbPromise: Promise<IDBPDatabase<RecordingDB>> | null = null
 
+// An open request can stay pending for good: another tab holds an older
+// version and does not let go, or WebKit left an earlier page's open
+// unfinished. Past this deadline the store works as without IndexedDB (in
+// memory, and the page says a reload could lose the take), and it tries to
+// open again on the next use: a take never waits for storage to start.
+// It is generous because a loaded machine can be slow to open a database.
+const OPEN_DEADLINE_MS = 10_000
+let openDeadline = OPEN_DEADLINE_MS
+
+// setOpenDeadline changes the deadline (tests reach it quickly).
+export function setOpenDeadline(ms = OPEN_DEADLINE_MS) {
+  openDeadline = ms
+}
+
+// withinDeadline settles as opening does, or fails at the deadline; a
+// database that opens after that is closed at once.
+function withinDeadline(opening: Promise<IDBPDatabase<RecordingDB>>): Promise<IDBPDatabase<RecordingDB>> {
+  return new Promise((resolve, reject) => {
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      reject(new Error('IndexedDB did not open in time'))
+    }, openDeadline)
+    opening.then(
+      (d) => {
+        clearTimeout(timer)
+        if (late) d.close()
+        else resolve(d)
+      },
+      (e) => {
+        clearTimeout(timer)
+        reject(e)
+      },
+    )
+  })
+}
+
 function db(): Promise<IDBPDatabase<RecordingDB>> {
   if (!dbPromise) {
     let opening: Promise<IDBPDatabase<RecordingDB>>
@@ -111,10 +148,12 @@ function db(): Promise<IDBPDatabase<RecordingDB>> {
       // No IndexedDB at all (openDB throws synchronously).
       return Promise.reject(e)
     }
-    dbPromise = opening
-    // A failed open (private mode, storage disabled) is retried next time.
-    opening.catch(() => {
-      if (dbPromise === opening) dbPromise = null
+    const opened = withinDeadline(opening)
+    dbPromise = opened
+    // A failed or late open (private mode, storage disabled, a request left
+    // pending) is retried next time.
+    opened.catch(() => {
+      if (dbPromise === opened) dbPromise = null
     })
   }
   return dbPromise

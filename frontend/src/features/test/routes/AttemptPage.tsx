@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router-dom'
+import { Link, useLocation, useParams } from 'react-router-dom'
 import { Button, buttonClass } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
@@ -20,6 +20,8 @@ export function AttemptPage() {
   const q = useRunnerAttempt(id)
   const a = q.data
   const { data: session } = useSession()
+  // Set by the start page after a directed draw ("Sorteo dirigido").
+  const directedReason = (useLocation().state as { directedReason?: string } | null)?.directedReason
 
   if (q.isPending) return <PageSpinner />
   if (!a) {
@@ -41,6 +43,14 @@ export function AttemptPage() {
     <>
       <PageHeader title={`${modeName(a.mode)}: ${a.case.title}`} subtitle={`${a.degreeName} · ${a.case.area}`} />
       <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+        {directedReason && a.status === 'in_progress' && (
+          <div className="mb-4">
+            <Notice tone="info">
+              <p className="font-semibold">Sorteo dirigido</p>
+              <p className="mt-1">{directedReason}</p>
+            </Notice>
+          </div>
+        )}
         {a.status === 'in_progress' && session?.user && a.student.id !== session.user.id && (
           <div className="space-y-4">
             <Notice tone="info">Este intento es de {a.student.displayName || a.student.mail}; solo su estudiante puede realizarlo.</Notice>

@@ -58,9 +58,10 @@ export function StartPage() {
   const [difficulty, setDifficulty] = useState<Difficulty | ''>(
     linkedDifficulty === 'basico' || linkedDifficulty === 'intermedio' || linkedDifficulty === 'avanzado' ? linkedDifficulty : '',
   )
+  const [directed, setDirected] = useState(false)
   const [step, setStep] = useState<'choose' | 'check'>('choose')
   const [starting, setStarting] = useState(false)
-  const ids = { mode: useId(), area: useId(), difficulty: useId(), method: useId(), timings: useId() }
+  const ids = { mode: useId(), directed: useId(), area: useId(), difficulty: useId(), method: useId(), timings: useId() }
 
   const noGroup = isNoActiveGroup(overview.error)
   // A failed refetch keeps the old data; it must not be offered any more.
@@ -76,10 +77,11 @@ export function StartPage() {
   const start = async () => {
     setStarting(true)
     try {
-      const a = await startAttempt(chosen, area, difficulty)
+      const a = await startAttempt(chosen, area, difficulty, chosen === 'entrenamiento' && directed)
       qc.setQueryData(attemptKeys.one(a.id), a)
       void qc.invalidateQueries({ queryKey: ['exam', 'overview'] })
-      navigate(testPaths.attempt(a.id))
+      // The attempt page shows why a directed draw chose this case.
+      navigate(testPaths.attempt(a.id), a.directed ? { state: { directedReason: a.directed.reason } } : undefined)
     } catch (e) {
       setStarting(false)
       if (isNoActiveGroup(e)) {
@@ -175,6 +177,27 @@ export function StartPage() {
                   </fieldset>
 
                   {chosen === 'entrenamiento' && (
+                    <div className="flex gap-3">
+                      <input
+                        id={ids.directed}
+                        type="checkbox"
+                        checked={directed}
+                        onChange={(e) => setDirected(e.target.checked)}
+                        aria-describedby={`${ids.directed}-help`}
+                        className="mt-1 size-4 shrink-0"
+                      />
+                      <div>
+                        <label htmlFor={ids.directed} className="font-semibold text-slate-900">
+                          Sorteo dirigido
+                        </label>
+                        <p id={`${ids.directed}-help`} className="text-sm text-slate-700">
+                          El caso se sortea del área y la dificultad en que sus resultados recientes son más bajos (primero la nota del
+                          tutor, luego su autoevaluación), sin repetir los casos de sus últimos intentos.
+                        </p>
+                      </div>
+                    </div>
+                  )}
+                  {chosen === 'entrenamiento' && !directed && (
                     <div className="grid gap-4 sm:grid-cols-2">
                       <div>
                         <label htmlFor={ids.area} className="mb-1 block font-semibold text-slate-900">
@@ -255,7 +278,8 @@ export function StartPage() {
           <Card>
             <p className="mb-4 text-sm text-slate-700">
               Modo elegido: <strong>{modeName(chosen)}</strong>
-              {chosen === 'entrenamiento' && (
+              {chosen === 'entrenamiento' && directed && ' · Sorteo dirigido'}
+              {chosen === 'entrenamiento' && !directed && (
                 <>
                   {` · Área: ${area || 'todas'}`}
                   {` · Dificultad: ${difficulty ? difficultyName(difficulty) : 'todas'}`}
