@@ -369,8 +369,50 @@ func TestDemoBankThirdEditionUpgradesCasesUntouchedSinceTheSecond(t *testing.T) 
 			t.Fatalf("%q was replaced: %+v", c.Title, got)
 		}
 	}
-	if _, err := st.GetMeta(ctx, "demo_bank_v3"); err != nil {
-		t.Fatalf("third edition not recorded: %v", err)
+	if _, err := st.GetMeta(ctx, "demo_bank_v4"); err != nil {
+		t.Fatalf("current edition not recorded: %v", err)
+	}
+	if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
+		t.Fatalf("second start = %+v, %v", res, err)
+	}
+}
+
+// An installation that loaded the third edition gets the fourth's new
+// cases, and its cases untouched since then are replaced; a second start
+// loads nothing.
+func TestDemoBankFourthEditionAddsTheNewCasesToAThirdEditionInstall(t *testing.T) {
+	ctx := context.Background()
+	st := sqlitetest.Open(t)
+	cat := catalog.NewService(st, false)
+	loaded := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	third := sampleCase("Cobro de un pagaré con un abono no descontado", domain.DefaultDifficulty)
+	third.ID, third.Area, third.Demo, third.FollowUpKeyPoints = domain.NewID(), "Procesal", true, nil
+	third.CreatedAt, third.UpdatedAt = loaded.AddDate(0, -6, 0), loaded.Add(800*time.Millisecond)
+	if err := st.CreateCase(ctx, third); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetMeta(ctx, "demo_bank_v3", loaded.Format(time.RFC3339)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cat.ImportDemoBank(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := st.ListCases(ctx, store.CaseFilter{DegreeID: "derecho"})
+	if res.Updated != 1 || res.Created != len(all)-1 {
+		t.Fatalf("upgrade = %+v with %d cases", res, len(all))
+	}
+	for _, title := range []string{"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
+		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años"} {
+		if _, err := st.GetCaseByTitle(ctx, "derecho", title); err != nil {
+			t.Fatalf("new case %q not added: %v", title, err)
+		}
+	}
+	if got, _ := st.GetCase(ctx, third.ID); got.Facts == "Hechos." {
+		t.Fatalf("case untouched since the third edition not upgraded: %+v", got)
+	}
+	if _, err := st.GetMeta(ctx, "demo_bank_v4"); err != nil {
+		t.Fatalf("fourth edition not recorded: %v", err)
 	}
 	if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
 		t.Fatalf("second start = %+v, %v", res, err)

@@ -169,13 +169,14 @@ func tooManyRows(max int) error {
 	return importError(ImportProblem{Message: fmt.Sprintf("El archivo tiene más de %d casos; impórtelos en varios archivos.", max)})
 }
 
-// The demo bank's editions, recorded in meta once loaded. The second and
-// third editions' value is the time they were loaded (RFC 3339), so that a
+// The demo bank's editions, recorded in meta once loaded. The second,
+// third and fourth editions' value is the time they were loaded (RFC 3339), so that a
 // later edition can tell the cases nobody touched since.
 const (
 	demoBankFirstEdition  = "demo_bank_v1"
 	demoBankSecondEdition = "demo_bank_v2"
 	demoBankThirdEdition  = "demo_bank_v3"
+	demoBankFourthEdition = "demo_bank_v4"
 )
 
 // ImportDemoBank loads the bundled demo cases once per installation, so a
@@ -192,7 +193,7 @@ const (
 // (Firestore runs them again and they find the marker; PostgreSQL refuses
 // their first case as a duplicate title) and they load nothing.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
-	if _, err := s.store.GetMeta(ctx, demoBankThirdEdition); err == nil {
+	if _, err := s.store.GetMeta(ctx, demoBankFourthEdition); err == nil {
 		return ImportResult{}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
@@ -225,14 +226,14 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 		}
 		keep, keepLines = append(keep, r), append(keepLines, lines[i])
 	}
-	marker := markerSet{key: demoBankThirdEdition, value: s.now().UTC().Format(time.RFC3339)}
+	marker := markerSet{key: demoBankFourthEdition, value: s.now().UTC().Format(time.RFC3339)}
 	if len(keep) == 0 { // every case of the bank is a tutor's now
 		return ImportResult{}, s.store.SetMeta(ctx, marker.key, marker.value)
 	}
 	res, err := s.importRowsReplacing(ctx, keep, keepLines, replace, &marker)
 	if errors.Is(err, domain.ErrConflict) {
 		// Another instance was loading the bank at the same moment.
-		if _, merr := s.store.GetMeta(ctx, demoBankThirdEdition); merr == nil {
+		if _, merr := s.store.GetMeta(ctx, demoBankFourthEdition); merr == nil {
 			return ImportResult{}, nil
 		}
 	}
@@ -244,16 +245,21 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 
 // demoUpgradeRule says whether an earlier edition is loaded and, if so,
 // which of its cases are still as it shipped them. After the second
-// edition, that is a demo case never reviewed and not edited since the
-// second edition was loaded; after the first only, never edited at all.
+// edition or later, that is a demo case never reviewed and not edited
+// since the latest edition was loaded; after the first only, never edited
+// at all.
 func (s *Service) demoUpgradeRule(ctx context.Context) (untouched func(domain.Case) bool, upgrade bool, err error) {
-	if v, err := s.store.GetMeta(ctx, demoBankSecondEdition); err == nil {
+	for _, edition := range []string{demoBankThirdEdition, demoBankSecondEdition} {
+		v, err := s.store.GetMeta(ctx, edition)
+		if errors.Is(err, domain.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, false, err
+		}
 		if loaded, perr := time.Parse(time.RFC3339, v); perr == nil {
 			return func(c domain.Case) bool { return untouchedSince(c, loaded) }, true, nil
 		}
 		return untouchedDemo, true, nil // an unreadable time: only cases never edited
-	} else if !errors.Is(err, domain.ErrNotFound) {
-		return nil, false, err
 	}
 	if _, err := s.store.GetMeta(ctx, demoBankFirstEdition); err == nil {
 		return untouchedDemo, true, nil

@@ -38,6 +38,7 @@ var (
 	unfavorable = []string{
 		"Acción de protección por las multas de un contrato de consultoría con una prefectura",
 		"Acuerdo de procedimiento abreviado en un proceso por robo",
+		"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
 		"Coactiva del SRI por impuestos de 2017 y 2019",
 		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
 		"Denuncia de una deportista adolescente contra su entrenador",
@@ -46,6 +47,7 @@ var (
 		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
 		"Hábeas data contra un reporte crediticio de una deuda pagada",
 		"Motociclista herido por un bache en una vía municipal",
+		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años",
 		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
 		"Recurso de casación para que se valore de nuevo un testimonio",
 		"Suspensión condicional de la pena pedida por una condenada por estafa",
