@@ -460,6 +460,13 @@ func (b *Bucket) PutComposed(ctx context.Context, key string, r io.Reader, chunk
 	if err != nil {
 		cancel() // abandons the upload
 		_ = w.Close()
+		// The client sees the cancel in a goroutine of its own, and a Close
+		// that came first can end the request's body cleanly: the bucket may
+		// then keep what was sent. What it holds under the name is checked
+		// and removed unless it is the recording, as after a mismatch below.
+		if errors.Is(b.verify(context.WithoutCancel(ctx), obj, chunks), ErrMismatch) {
+			_ = b.deleteObject(context.WithoutCancel(ctx), obj.ObjectName())
+		}
 		return err
 	}
 	err = w.Close()
