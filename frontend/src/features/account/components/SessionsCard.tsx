@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/Button'
+import { Table, rowClass } from '@/components/ui/Table'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { Spinner } from '@/components/ui/Spinner'
@@ -32,58 +33,38 @@ export function SessionsCard() {
       {q.isPending && <Spinner label="Cargando sus sesiones…" />}
       {q.isError && <Notice tone="error">No se pudieron cargar sus sesiones. {q.error.message}</Notice>}
       {q.data && (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[640px] text-left text-sm">
-            <caption className="sr-only">Sus sesiones activas</caption>
-            <thead className="border-b border-slate-300 text-slate-700">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Dispositivo
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Dirección
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Inicio
-                </th>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  Última actividad
-                </th>
-                <th scope="col" className="py-2 font-semibold">
-                  <span className="sr-only">Acción</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.map((s) => (
-                <tr key={s.id} className="border-b border-slate-200">
-                  <td className="py-2 pr-4">
-                    {device(s)}
-                    {s.current && (
-                      <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">Esta sesión</span>
-                    )}
-                  </td>
-                  <td className="py-2 pr-4 break-all">{s.ip || '—'}</td>
-                  <td className="py-2 pr-4">{formatDateTime(s.createdAt)}</td>
-                  <td className="py-2 pr-4">{formatDateTime(s.lastSeenAt)}</td>
-                  <td className="py-2 text-right">
-                    {!s.current && (
-                      <Button
-                        variant="outline"
-                        className="min-h-9 px-3 py-1 text-sm"
-                        disabled={end.isPending}
-                        aria-label={`Cerrar la sesión de ${device(s)} iniciada el ${formatDateTime(s.createdAt)}`}
-                        onClick={() => end.mutate(s.id, { onError: (err) => void showApiError(err) })}
-                      >
-                        Cerrar
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          caption="Sus sesiones activas"
+          columns={['Dispositivo', 'Dirección', 'Inicio', 'Última actividad', { label: 'Acción', hidden: true }]}
+          minWidth="min-w-[640px]"
+        >
+          {q.data.map((s) => (
+            <tr key={s.id} className={rowClass}>
+              <td className="py-2 pr-4">
+                {device(s)}
+                {s.current && (
+                  <span className="ml-2 rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-900">Esta sesión</span>
+                )}
+              </td>
+              <td className="py-2 pr-4 break-all">{s.ip || '—'}</td>
+              <td className="py-2 pr-4">{formatDateTime(s.createdAt)}</td>
+              <td className="py-2 pr-4">{formatDateTime(s.lastSeenAt)}</td>
+              <td className="py-2 text-right">
+                {!s.current && (
+                  <Button
+                    variant="outline"
+                    className="min-h-9 px-3 py-1 text-sm"
+                    disabled={end.isPending}
+                    aria-label={`Cerrar la sesión de ${device(s)} iniciada el ${formatDateTime(s.createdAt)}`}
+                    onClick={() => end.mutate(s.id, { onError: (err) => void showApiError(err) })}
+                  >
+                    Cerrar
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       {others > 0 && (
         <Button

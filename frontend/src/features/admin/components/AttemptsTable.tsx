@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom'
+import { Table, rowClass } from '@/components/ui/Table'
 import type { AttemptSummary } from '@/types/api'
 import { modeName, statusName } from '@/lib/attempts'
 import { formatDateTime, formatScore } from '@/lib/format'
@@ -24,86 +25,56 @@ export function AttemptsTable({
 }) {
   const queue = variant === 'queue'
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[720px] text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-300 text-slate-700">
-          <tr>
+    <Table
+      caption={caption}
+      columns={[
+        ...(queue ? ['Estudiante'] : []),
+        'Caso',
+        'Área',
+        'Modo',
+        queue ? 'Terminado' : 'Fecha',
+        ...(queue ? [] : ['Estado']),
+        'Autoevaluación',
+        ...(queue ? [] : ['Nota del tutor']),
+        { label: 'Acción', hidden: true },
+      ]}
+      minWidth="min-w-[720px]"
+    >
+      {attempts.map((a) => {
+        const who = a.student.displayName || a.student.mail
+        const action = actionOf(a)
+        return (
+          <tr key={a.id} className={`${rowClass} align-top`}>
             {queue && (
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Estudiante
-              </th>
+              <td className="py-2 pr-4">
+                <span className="block font-medium">{who}</span>
+                {a.student.displayName && <span className="block text-xs break-all text-slate-600">{a.student.mail}</span>}
+              </td>
             )}
-            <th scope="col" className="py-2 pr-4 font-semibold">
-              Caso
-            </th>
-            <th scope="col" className="py-2 pr-4 font-semibold">
-              Área
-            </th>
-            <th scope="col" className="py-2 pr-4 font-semibold">
-              Modo
-            </th>
-            <th scope="col" className="py-2 pr-4 font-semibold">
-              {queue ? 'Terminado' : 'Fecha'}
-            </th>
+            <td className="py-2 pr-4">{a.caseTitle}</td>
+            <td className="py-2 pr-4">{a.area}</td>
+            <td className="py-2 pr-4">{modeName(a.mode)}</td>
+            <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(a.finishedAt ?? a.createdAt)}</td>
+            {!queue && <td className="py-2 pr-4">{statusName(a.status)}</td>}
+            <td className="py-2 pr-4 tabular-nums">{score(a.selfScore)}</td>
             {!queue && (
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Estado
-              </th>
+              <td className="py-2 pr-4 tabular-nums">{a.graded ? score(a.tutorScore) : a.status === 'finished' ? 'Sin calificar' : '—'}</td>
             )}
-            <th scope="col" className="py-2 pr-4 font-semibold">
-              Autoevaluación
-            </th>
-            {!queue && (
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Nota del tutor
-              </th>
-            )}
-            <th scope="col" className="py-2 font-semibold">
-              <span className="sr-only">Acción</span>
-            </th>
+            <td className="py-2">
+              <Link
+                to={`/admin/calificar/${encodeURIComponent(a.id)}`}
+                className="font-semibold whitespace-nowrap text-brand-700 underline"
+              >
+                {action}
+                <span className="sr-only">
+                  {' '}
+                  el intento de {who}: {a.caseTitle}
+                </span>
+              </Link>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {attempts.map((a) => {
-            const who = a.student.displayName || a.student.mail
-            const action = actionOf(a)
-            return (
-              <tr key={a.id} className="border-b border-slate-200 align-top">
-                {queue && (
-                  <td className="py-2 pr-4">
-                    <span className="block font-medium">{who}</span>
-                    {a.student.displayName && <span className="block text-xs break-all text-slate-600">{a.student.mail}</span>}
-                  </td>
-                )}
-                <td className="py-2 pr-4">{a.caseTitle}</td>
-                <td className="py-2 pr-4">{a.area}</td>
-                <td className="py-2 pr-4">{modeName(a.mode)}</td>
-                <td className="py-2 pr-4 whitespace-nowrap">{formatDateTime(a.finishedAt ?? a.createdAt)}</td>
-                {!queue && <td className="py-2 pr-4">{statusName(a.status)}</td>}
-                <td className="py-2 pr-4 tabular-nums">{score(a.selfScore)}</td>
-                {!queue && (
-                  <td className="py-2 pr-4 tabular-nums">
-                    {a.graded ? score(a.tutorScore) : a.status === 'finished' ? 'Sin calificar' : '—'}
-                  </td>
-                )}
-                <td className="py-2">
-                  <Link
-                    to={`/admin/calificar/${encodeURIComponent(a.id)}`}
-                    className="font-semibold whitespace-nowrap text-brand-700 underline"
-                  >
-                    {action}
-                    <span className="sr-only">
-                      {' '}
-                      el intento de {who}: {a.caseTitle}
-                    </span>
-                  </Link>
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+        )
+      })}
+    </Table>
   )
 }

@@ -1,4 +1,5 @@
 import { useId, useState, type ReactNode } from 'react'
+import { Table, rowClass } from '@/components/ui/Table'
 import { Link } from 'react-router-dom'
 import { Notice } from '@/components/ui/Notice'
 import { formatDateTime, formatScore } from '@/lib/format'
@@ -77,98 +78,68 @@ export function MembersTable({
         onChange={(e) => setFilter(e.target.value)}
         className={`mt-1 mb-4 w-full max-w-sm ${inputBase} px-3 py-2`}
       />
-      <div className="overflow-x-auto">
-        <table className="w-full min-w-[960px] text-left text-sm">
-          <caption className="sr-only">{caption}</caption>
-          <thead className="border-b border-slate-300 text-slate-700">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Nombre
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Correo
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Ha ingresado
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Intentos
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Terminados
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Última nota
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Promedio
-              </th>
-              <th scope="col" className="py-2 pr-4 font-semibold">
-                Tendencia
-              </th>
-              <th scope="col" className="py-2 font-semibold">
-                Última actividad
-              </th>
-              {(onReset || onRemove) && (
-                <th scope="col" className="py-2 pl-4 font-semibold">
-                  <span className="sr-only">Acciones</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((s) => (
-              <tr key={s.email} className="border-b border-slate-200">
-                <td className="py-2 pr-4">
-                  {s.name === null ? (
-                    <span title="Dato no disponible">—</span>
-                  ) : (
-                    <AttemptsLink id={s.userId}>{s.name || s.email}</AttemptsLink>
+      <Table
+        caption={caption}
+        columns={[
+          'Nombre',
+          'Correo',
+          'Ha ingresado',
+          'Intentos',
+          'Terminados',
+          'Última nota',
+          'Promedio',
+          'Tendencia',
+          'Última actividad',
+          ...(onReset || onRemove ? [{ label: 'Acciones', hidden: true, className: 'pl-4' }] : []),
+        ]}
+        minWidth="min-w-[960px]"
+      >
+        {shown.map((s) => (
+          <tr key={s.email} className={rowClass}>
+            <td className="py-2 pr-4">
+              {s.name === null ? <span title="Dato no disponible">—</span> : <AttemptsLink id={s.userId}>{s.name || s.email}</AttemptsLink>}
+            </td>
+            <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink id={s.userId}>{s.email}</AttemptsLink> : s.email}</td>
+            <td className="py-2 pr-4">
+              <SignedIn student={s} />
+            </td>
+            <td className="py-2 pr-4 tabular-nums">{s.attempts}</td>
+            <td className="py-2 pr-4 tabular-nums">{s.finished ?? 0}</td>
+            <td className="py-2 pr-4 tabular-nums">{formatScore(s.lastScore)}</td>
+            <td className="py-2 pr-4 tabular-nums">{formatScore(s.averageScore)}</td>
+            <td className="py-2 pr-4">
+              <TrendLabel trend={s.trend ?? ''} />
+            </td>
+            <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
+            {(onReset || onRemove) && (
+              <td className="py-2 pl-4">
+                <div className="flex gap-2">
+                  {onReset && s.userId && (
+                    <button
+                      type="button"
+                      onClick={() => onReset(s)}
+                      aria-label={`Restablecer la contraseña de ${s.name || s.email}`}
+                      className="rounded-lg border border-brand-700 px-3 py-1.5 text-sm font-semibold whitespace-nowrap text-brand-700 hover:bg-brand-50"
+                    >
+                      Restablecer
+                    </button>
                   )}
-                </td>
-                <td className="py-2 pr-4 break-all">{s.name === null ? <AttemptsLink id={s.userId}>{s.email}</AttemptsLink> : s.email}</td>
-                <td className="py-2 pr-4">
-                  <SignedIn student={s} />
-                </td>
-                <td className="py-2 pr-4 tabular-nums">{s.attempts}</td>
-                <td className="py-2 pr-4 tabular-nums">{s.finished ?? 0}</td>
-                <td className="py-2 pr-4 tabular-nums">{formatScore(s.lastScore)}</td>
-                <td className="py-2 pr-4 tabular-nums">{formatScore(s.averageScore)}</td>
-                <td className="py-2 pr-4">
-                  <TrendLabel trend={s.trend ?? ''} />
-                </td>
-                <td className="py-2">{s.lastActivity ? formatDateTime(s.lastActivity) : 'Sin actividad'}</td>
-                {(onReset || onRemove) && (
-                  <td className="py-2 pl-4">
-                    <div className="flex gap-2">
-                      {onReset && s.userId && (
-                        <button
-                          type="button"
-                          onClick={() => onReset(s)}
-                          aria-label={`Restablecer la contraseña de ${s.name || s.email}`}
-                          className="rounded-lg border border-brand-700 px-3 py-1.5 text-sm font-semibold whitespace-nowrap text-brand-700 hover:bg-brand-50"
-                        >
-                          Restablecer
-                        </button>
-                      )}
-                      {onRemove && (
-                        <button
-                          type="button"
-                          onClick={() => onRemove(s)}
-                          aria-label={`Quitar a ${s.name || s.email} del grupo`}
-                          className="rounded-md border border-red-700 px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
-                        >
-                          Quitar
-                        </button>
-                      )}
-                    </div>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  {onRemove && (
+                    <button
+                      type="button"
+                      onClick={() => onRemove(s)}
+                      aria-label={`Quitar a ${s.name || s.email} del grupo`}
+                      className="rounded-md border border-red-700 px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50"
+                    >
+                      Quitar
+                    </button>
+                  )}
+                </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
       {shown.length === 0 && <p className="mt-3 text-slate-700">No hay estudiantes que coincidan.</p>}
     </div>
   )

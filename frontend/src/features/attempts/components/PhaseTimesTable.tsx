@@ -1,3 +1,4 @@
+import { Table, rowClass } from '@/components/ui/Table'
 import type { Phase } from '@/types/api'
 import { phaseName } from '@/lib/attempts'
 
@@ -8,50 +9,28 @@ export const formatSeconds = (s: number) => `${Math.floor(s / 60)}:${String(Math
 export function PhaseTimesTable({ phases }: { phases: Phase[] }) {
   const timed = phases.filter((p) => p.limitSec > 0)
   return (
-    // Focusable so a keyboard user can scroll it on a narrow screen (WCAG 2.1.1).
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Tiempo usado por fase">
-      <table className="w-full min-w-[480px] text-left text-sm">
-        <caption className="sr-only">Tiempo usado por fase</caption>
-        <thead className="border-b border-slate-300 text-slate-700">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-semibold">
-              Fase
+    <Table caption="Tiempo usado por fase" columns={['Fase', 'Usado', 'Límite', 'Uso']} minWidth="min-w-[480px]">
+      {timed.map((p, i) => {
+        const pct = Math.min(100, Math.round((p.usedSec / p.limitSec) * 100))
+        return (
+          <tr key={i} className={rowClass}>
+            <th scope="row" className="py-2 pr-4 font-normal">
+              {phaseName(p)}
+              {p.skipped && <span className="ml-1 text-xs text-slate-600">(omitida)</span>}
             </th>
-            <th scope="col" className="py-2 pr-3 font-semibold">
-              Usado
-            </th>
-            <th scope="col" className="py-2 pr-3 font-semibold">
-              Límite
-            </th>
-            <th scope="col" className="py-2 font-semibold">
-              Uso
-            </th>
+            <td className="py-2 pr-4 tabular-nums">{formatSeconds(p.usedSec)}</td>
+            <td className="py-2 pr-4 tabular-nums">{formatSeconds(p.limitSec)}</td>
+            <td className="py-2">
+              <span className="flex items-center gap-2">
+                <span aria-hidden="true" className="h-2 w-24 overflow-hidden rounded bg-slate-200">
+                  <span className={`block h-full ${pct >= 100 ? 'bg-gold-500' : 'bg-brand-600'}`} style={{ width: `${pct}%` }} />
+                </span>
+                {pct} %
+              </span>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {timed.map((p, i) => {
-            const pct = Math.min(100, Math.round((p.usedSec / p.limitSec) * 100))
-            return (
-              <tr key={i} className="border-b border-slate-200">
-                <th scope="row" className="py-2 pr-3 font-normal">
-                  {phaseName(p)}
-                  {p.skipped && <span className="ml-1 text-xs text-slate-600">(omitida)</span>}
-                </th>
-                <td className="py-2 pr-3 tabular-nums">{formatSeconds(p.usedSec)}</td>
-                <td className="py-2 pr-3 tabular-nums">{formatSeconds(p.limitSec)}</td>
-                <td className="py-2">
-                  <span className="flex items-center gap-2">
-                    <span aria-hidden="true" className="h-2 w-24 overflow-hidden rounded bg-slate-200">
-                      <span className={`block h-full ${pct >= 100 ? 'bg-gold-500' : 'bg-brand-600'}`} style={{ width: `${pct}%` }} />
-                    </span>
-                    {pct} %
-                  </span>
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+        )
+      })}
+    </Table>
   )
 }
