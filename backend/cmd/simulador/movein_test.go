@@ -13,6 +13,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/gcloud"
 	"github.com/utpl/simulador/backend/internal/testsupport/earlierapp"
+	"github.com/utpl/simulador/backend/internal/testsupport/gcstest"
 )
 
 // earlierAppOnEmulator writes the earlier app's fixture into a new project
@@ -40,6 +41,25 @@ func earlierAppOnEmulator(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return project
+}
+
+// deleteEarlierDoc deletes a document of the earlier app's project, as an
+// operator would in the Firebase Console.
+func deleteEarlierDoc(t *testing.T, project, collection, id string) {
+	t.Helper()
+	ctx := context.Background()
+	app, err := gcloud.NewApp(ctx, project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := app.Firestore(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Collection(collection).Doc(id).Delete(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func importArgs(file string, extra ...string) []string {
@@ -88,6 +108,67 @@ func TestMovingInFromTheEarlierApp(t *testing.T) {
 		t.Errorf("a second import:\n%s", r.stdout)
 	}
 
+	checkMovedIn(t)
+
+	// Nothing moved since: a second adopt still finds nothing to do.
+	if r := must(t, "adopt", "--from", from); !strings.Contains(r.stdout, "Nothing to change") {
+		t.Errorf("adopt after the journeys:\n%s", r.stdout)
+	}
+}
+
+// TestMovingInToOneMachine: a faculty may leave Firebase for one machine.
+// After adopt, migrate-data copies the earlier app's project into SQLite
+// and into PostgreSQL (whose fresh schema holds its own seed degree
+// Derecho, which gives way to the earlier app's), the accounts are
+// imported there, and the same journeys work.
+func TestMovingInToOneMachine(t *testing.T) {
+	project := earlierAppOnEmulator(t)
+	from := "firestore://" + project
+	must(t, "adopt", "--from", from)
+	gcstest.New(t, "grabaciones-anteriores") // the earlier app kept no audio
+	export := writeFile(t, "users.json", string(earlierapp.AuthExport))
+	keyFile := writeFile(t, "clave", earlierapp.SignerKey+"\n")
+
+	// Each destination: the arguments after --to, and the environment a
+	// server (and the import) runs with on it.
+	type destination struct{ to, env []string }
+	dir := t.TempDir()
+	destinations := map[string]destination{"sqlite": {[]string{"sqlite://" + dir}, []string{"DATA_DIR", dir, "DATABASE_URL", ""}}}
+	if os.Getenv("TEST_DATABASE_URL") != "" {
+		db := newPostgresDB(t)
+		destinations["postgres"] = destination{[]string{db, "--to-media", "dir://" + t.TempDir()}, []string{"DATABASE_URL", db}}
+	}
+	fromMedia := []string{"--from", from, "--from-media", "gs://grabaciones-anteriores"}
+
+	// adopt leaves two profiles with one mail for the operator to settle;
+	// the migration names them and writes nothing until that is done.
+	fails(t, "have the same mail "+earlierapp.RepeatMail, append([]string{"migrate-data"}, append(fromMedia, "--to", "sqlite://"+t.TempDir())...)...)
+	deleteEarlierDoc(t, project, "users", earlierapp.RepeatedB)
+
+	for name, d := range destinations {
+		t.Run(name, func(t *testing.T) {
+			r := mustMigrate(t, append(append(fromMedia, "--to"), d.to...)...)
+			if !strings.Contains(r.stdout, "both sides match") {
+				t.Fatalf("migrate-data:\n%s", r.stdout)
+			}
+			for i := 0; i < len(d.env); i += 2 {
+				t.Setenv(d.env[i], d.env[i+1])
+			}
+			if r := must(t, importArgs(export, "--hash-key-file", keyFile)...); !strings.Contains(r.stdout, "passwords imported                   6") {
+				t.Errorf("import-firebase into %s:\n%s", name, r.stdout)
+			}
+			checkMovedIn(t)
+		})
+	}
+}
+
+// checkMovedIn runs the journeys on the store DATABASE_URL names, after
+// adopt and import-firebase: tutors see their groups and students, a
+// student of an active group may enter the test, imported passwords sign
+// in and are rehashed, Microsoft-only and disabled accounts are as they
+// were.
+func checkMovedIn(t *testing.T) {
+	t.Helper()
 	ctx := context.Background()
 	a, err := newApp(ctx, io.Discard, false)
 	if err != nil {
@@ -154,13 +235,6 @@ func TestMovingInFromTheEarlierApp(t *testing.T) {
 	if v, err := a.store.GetMeta(ctx, auth.FirebaseImportMeta); err != nil || v != "r=8,m=14" {
 		t.Errorf("the import's meta record: %q, %v", v, err)
 	}
-	a.Close()
-
-	// Nothing moved since: a second adopt still finds nothing to do.
-	if r := must(t, "adopt", "--from", from); !strings.Contains(r.stdout, "Nothing to change") {
-		t.Errorf("adopt after the journeys:\n%s", r.stdout)
-	}
-
 }
 
 // TestImportFirebaseRefusesBadInput: a truncated export, wrong hash

@@ -91,7 +91,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return r.report, err
 	}
 	if n := len(r.report.Problems); n > 0 {
-		return r.report, fmt.Errorf("the destination holds other data (%d problems): nothing was written", n)
+		return r.report, fmt.Errorf("the plan found %d problems: nothing was written", n)
 	}
 	if r.DryRun {
 		return r.report, nil
@@ -144,8 +144,12 @@ func (r *run) planRecords() error {
 	for _, kind := range store.Kinds {
 		k := r.report.kind(kind)
 		var conflicts, claiming []string
+		var seedGivesWay seedCheck
+		mails := map[string]string{}
 		err := eachPage(r.ctx, r.From.Store, kind, func(recs []store.Record) error {
 			k.Source += int64(len(recs))
+			seedGivesWay.see(recs)
+			r.checkMails(mails, recs)
 			keys := make([]string, len(recs))
 			for i, rec := range recs {
 				keys[i] = rec.Key
@@ -196,13 +200,73 @@ func (r *run) planRecords() error {
 		if err != nil {
 			return fmt.Errorf("count %s at the destination: %w", kind, err)
 		}
-		if extra := destCount - k.Present - k.Different; extra > 0 {
+		extra := destCount - k.Present - k.Different
+		if extra > 0 && kind == store.KindDegrees {
+			seed, err := seedGivesWay.atDestination(r)
+			if err != nil {
+				return err
+			}
+			if seed {
+				extra--
+				r.logf("plan: the destination's seed degree %s (%s) gives way to the source's of that name", store.SeedDegree.Nombre, store.SeedDegree.ID)
+			}
+		}
+		if extra > 0 {
 			r.problem("%s: the destination holds %d records the source does not have (migrate into an empty database: "+
 				"a server started on it first loads the demo case bank, for instance)", kind, extra)
 		}
 		r.logf("plan: %-17s %6d in the source, %6d already at the destination, %6d to copy", kind, k.Source, k.Present, k.ToCopy)
 	}
 	return nil
+}
+
+// checkMails reports two source profiles with one mail (in another case,
+// say): every store keeps one profile per mail, so the second could not be
+// written. The earlier app's Firestore may hold such pairs, and adopt
+// leaves them for the operator to settle.
+func (r *run) checkMails(seen map[string]string, recs []store.Record) {
+	for _, rec := range recs {
+		u, ok := rec.Value.(store.UserRecord)
+		if !ok {
+			return
+		}
+		mail := domain.NormalizeEmail(u.User.Mail)
+		if other, dup := seen[mail]; dup {
+			r.problem("users: %s and %s have the same mail %s; change or delete one of them at the source", other, rec.Key, mail)
+			continue
+		}
+		seen[mail] = rec.Key
+	}
+}
+
+// seedCheck finds whether the destination's seed degree (store.SeedDegree)
+// is to give way to a source degree of its name under another ID, as the
+// earlier app's Derecho does when it moves into a fresh SQL database: the
+// seed then is not data the destination holds, and the import replaces it.
+type seedCheck struct {
+	sourceHasID, sourceHasName bool
+}
+
+func (c *seedCheck) see(recs []store.Record) {
+	for _, rec := range recs {
+		d, ok := rec.Value.(domain.Degree)
+		if !ok {
+			return
+		}
+		c.sourceHasID = c.sourceHasID || d.ID == store.SeedDegree.ID
+		c.sourceHasName = c.sourceHasName || d.Nombre == store.SeedDegree.Nombre
+	}
+}
+
+func (c *seedCheck) atDestination(r *run) (bool, error) {
+	if c.sourceHasID || !c.sourceHasName {
+		return false, nil
+	}
+	there, err := r.To.Store.ExportKeys(r.ctx, store.KindDegrees, []string{store.SeedDegree.ID})
+	if err != nil {
+		return false, fmt.Errorf("read degrees from the destination: %w", err)
+	}
+	return len(there) == 1 && there[0].Value == store.SeedDegree, nil
 }
 
 // holdsClaim reports whether a record takes one of the claims a store

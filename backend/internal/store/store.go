@@ -82,6 +82,14 @@ type Accounts interface {
 	UseRecoveryCode(ctx context.Context, userID, hash string, at time.Time) error
 }
 
+// SeedDegree is the degree a fresh store holds, so that one command runs a
+// fresh machine: the SQL schemas insert it, and a Firestore store creates it
+// when no degree of that name exists. A migration treats it as the
+// destination's own rather than as data: an imported degree of the same
+// name under another ID (the earlier app's Derecho) replaces it while
+// nothing refers to it.
+var SeedDegree = domain.Degree{ID: "derecho", Nombre: "Derecho"}
+
 // Degrees persists degree programmes.
 type Degrees interface {
 	ListDegrees(ctx context.Context) ([]domain.Degree, error)

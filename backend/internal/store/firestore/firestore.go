@@ -135,11 +135,11 @@ func (s *Store) seed(ctx context.Context) error {
 		return err
 	}
 	for _, d := range degrees {
-		if domain.FoldName(d.Nombre) == "derecho" {
+		if domain.FoldName(d.Nombre) == domain.FoldName(store.SeedDegree.Nombre) {
 			return nil
 		}
 	}
-	err = s.CreateDegree(ctx, domain.Degree{ID: "derecho", Nombre: "Derecho"})
+	err = s.CreateDegree(ctx, store.SeedDegree)
 	if errors.Is(err, domain.ErrConflict) {
 		return nil
 	}

@@ -101,6 +101,13 @@ var transferKinds = map[store.Kind]transferKind{
 		},
 		put: func(ctx context.Context, tx *DB, v any) error {
 			d := v.(domain.Degree)
+			if seed := store.SeedDegree; d.Nombre == seed.Nombre && d.ID != seed.ID {
+				// The schema's seed gives way to the source's degree of its
+				// name; the foreign keys refuse while anything refers to it.
+				if _, err := tx.exec(ctx, `DELETE FROM degrees WHERE id = ? AND nombre = ?`, seed.ID, seed.Nombre); err != nil {
+					return fmt.Errorf("degree %s %q replaces the seed degree %s, which is in use: %w", d.ID, d.Nombre, seed.ID, err)
+				}
+			}
 			_, err := tx.exec(ctx, upsert("degrees", "id, nombre", "id"), d.ID, d.Nombre)
 			return err
 		},

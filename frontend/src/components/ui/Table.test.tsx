@@ -15,6 +15,10 @@ describe('Table', () => {
     const region = screen.getByRole('region', { name: 'Sus sesiones activas' })
     expect(region).toHaveAttribute('tabindex', '0')
     const table = within(region).getByRole('table', { name: 'Sus sesiones activas' })
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Dispositivo', 'Acción'])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Dispositivo', 'Acción'])
   })
 })
