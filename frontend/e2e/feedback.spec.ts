@@ -72,7 +72,10 @@ test('the tutor sees transcript, measures and recordings while grading, and may 
   await expect(page.getByRole('button', { name: 'Corregir transcripción' })).toBeVisible()
 })
 
-test('reports show the group progress and the grades export is a CSV for Excel (es-EC) with BOM and accents', async ({ page, server }) => {
+test('reports show the group progress and results by area, and both exports are CSVs for Excel (es-EC) with BOM and accents', async ({
+  page,
+  server,
+}) => {
   const { tutor, tutorApi, attempt } = await setup(server)
   const levels = Object.fromEntries(attempt.rubric.criteria.map((c) => [c.id, 4]))
   const comments = '=Excelente exposición; revise la vía procesal.'
@@ -81,7 +84,7 @@ test('reports show the group progress and the grades export is a CSV for Excel (
   await page.goto(`${server.url}/admin/reportes`)
   await expect(page.getByRole('heading', { name: 'Reporte del grupo' })).toBeVisible()
   await expect(page.getByText('Tasa de aprobación')).toBeVisible()
-  await expect(page.getByText('100 %')).toBeVisible()
+  await expect(page.locator('dd', { hasText: '100 %' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Promedio por criterio' })).toBeVisible()
   await expect(page.getByText('Todos los estudiantes practicaron en los últimos 14 días.')).toBeVisible()
   await expectAccessible(page)
@@ -99,6 +102,22 @@ test('reports show the group progress and the grades export is a CSV for Excel (
   expect(row.startsWith('Rosa Evidencia Mora;')).toBe(true)
   expect(row).toContain(';10,00;Sí;')
   expect(row).toContain(`;"'${comments}";`)
+
+  // Results by area of law: the attempt's area, its mark, and the key
+  // points its transcript left out.
+  const areas = page.getByRole('region', { name: 'Resultados por área del derecho' })
+  const areaRow = areas.getByRole('row', { name: new RegExp(`^${attempt.case.area}`) })
+  await expect(areaRow).toContainText('10,0 / 10')
+  await expect(areaRow).toContainText('100 %')
+  await expect(areaRow).toContainText(`(${attempt.case.title}: omitido en 1 de 1)`)
+  const [byArea] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Exportar resultados por área (CSV)' }).click(),
+  ])
+  const areaText = readFileSync((await byArea.path())!)
+    .subarray(3)
+    .toString('utf8')
+  expect(areaText.split(/\r?\n/)[1]).toBe(`${attempt.case.area};1;10,00;100,00;1;;;`)
 })
 
 test('the student home draws the levels per criterion', async ({ page, server }) => {

@@ -63,6 +63,7 @@ func (s *Service) SaveTranscript(ctx context.Context, by domain.User, a domain.A
 	}
 	t := domain.Transcript{AttemptID: a.ID, RecordingID: rec.ID, Source: source, Language: clip(language, 16), Segments: segs,
 		UpdatedAt: s.now().UTC(), UpdatedBy: by.Mail}
+	defer s.reports.forget(a.ID)
 	if source == domain.TranscriptEdited {
 		return t, s.store.PutTranscript(ctx, t)
 	}
@@ -108,6 +109,7 @@ func (s *Service) SaveServerTranscript(ctx context.Context, attemptID, recording
 	if !hasText(segs) {
 		return false, nil
 	}
+	defer s.reports.forget(attemptID)
 	return s.store.PutTranscriptOver(ctx, domain.Transcript{AttemptID: attemptID, RecordingID: recordingID, Source: domain.TranscriptServer,
 		Language: clip(language, 16), Segments: segs, UpdatedAt: s.now().UTC(), UpdatedBy: "servidor"},
 		domain.TranscriptBrowser, domain.TranscriptServer)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/measures"
 	"github.com/utpl/simulador/backend/internal/sheetcsv"
 	"github.com/utpl/simulador/backend/internal/store"
 )
@@ -52,6 +53,29 @@ type InactiveStudent struct {
 	LastActivity *time.Time `json:"lastActivity"`
 }
 
+// AreaReport is a group's finished attempts in one area of law.
+type AreaReport struct {
+	Area     string   `json:"area"`
+	Finished int      `json:"finished"`
+	Average  *float64 `json:"average"`  // of the marks (the tutor's, or the self-assessment's)
+	PassRate *float64 `json:"passRate"` // share of marked attempts that pass
+	// Heard is how many of them have a transcript, the only evidence of
+	// what was said; Missed lists the key points those leave out most.
+	Heard  int              `json:"heard"`
+	Missed []MissedKeyPoint `json:"missed"`
+}
+
+// MissedKeyPoint is a case's key point the group's transcripts leave out.
+type MissedKeyPoint struct {
+	Case   string `json:"case"`
+	Text   string `json:"text"`
+	Missed int    `json:"missed"` // attempts of the case with a transcript that leave it out
+	Heard  int    `json:"heard"`  // attempts of the case with a transcript
+}
+
+// missedShown is how many key points each area lists.
+const missedShown = 3
+
 // GroupReport is the tutor's view of a group's progress.
 type GroupReport struct {
 	Students    int                `json:"students"`
@@ -63,6 +87,9 @@ type GroupReport struct {
 	ByCriterion []CriterionAverage `json:"byCriterion"`
 	Weeks       []WeekCount        `json:"weeks"`
 	Inactive    []InactiveStudent  `json:"inactive"`
+	// ByArea is in the order of the lowest average first, so the areas
+	// the group needs most stand at the top.
+	ByArea []AreaReport `json:"byArea"`
 }
 
 // finishedAttempts loads the group's attempts in full (the levels live in
@@ -117,6 +144,7 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (Grou
 	}
 	now := s.now()
 	r := GroupReport{Students: len(g.Estudiantes), Attempts: len(list), ByCriterion: []CriterionAverage{}, Weeks: []WeekCount{}, Inactive: []InactiveStudent{}}
+	areas := areaTally{}
 	type acc struct {
 		sum   float64
 		count int
@@ -154,6 +182,7 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (Grou
 			r.Graded++
 		}
 		c := contrib[a.ID]
+		areas.add(a.Area, c)
 		if c.scored {
 			scored++
 			total += c.score
@@ -189,6 +218,7 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (Grou
 		r.Weeks = append(r.Weeks, w.WeekCount)
 	}
 	sort.Slice(r.Weeks, func(i, j int) bool { return r.Weeks[i].Week < r.Weeks[j].Week })
+	r.ByArea = areas.reports()
 	var inactive []string
 	for _, st := range g.Estudiantes {
 		t, ok := last[st.Email]
@@ -216,6 +246,91 @@ func (s *Service) Report(ctx context.Context, g domain.Group, names Names) (Grou
 
 type weekKey struct{ year, week int }
 
+// areaTally sums finished attempts per area of law.
+type areaTally map[string]*areaSum
+
+type areaSum struct {
+	AreaReport
+	sum    float64
+	scored int
+	passed int
+	// points counts, per case and key point, the transcribed attempts
+	// that leave it out and those heard.
+	points map[[2]string]*MissedKeyPoint
+	order  [][2]string
+}
+
+func (t areaTally) add(area string, c contribution) {
+	a := t[area]
+	if a == nil {
+		a = &areaSum{AreaReport: AreaReport{Area: area, Missed: []MissedKeyPoint{}}, points: map[[2]string]*MissedKeyPoint{}}
+		t[area] = a
+	}
+	a.Finished++
+	if c.scored {
+		a.scored++
+		a.sum += c.score
+		if c.passed {
+			a.passed++
+		}
+	}
+	if !c.heard {
+		return
+	}
+	a.Heard++
+	for _, kp := range c.keyPoints {
+		key := [2]string{c.caseTitle, kp.Text}
+		m := a.points[key]
+		if m == nil {
+			m = &MissedKeyPoint{Case: c.caseTitle, Text: kp.Text}
+			a.points[key] = m
+			a.order = append(a.order, key)
+		}
+		m.Heard++
+		if !kp.Covered {
+			m.Missed++
+		}
+	}
+}
+
+func (t areaTally) reports() []AreaReport {
+	out := make([]AreaReport, 0, len(t))
+	for _, a := range t {
+		if a.scored > 0 {
+			avg := domain.Round2(a.sum / float64(a.scored))
+			rate := domain.Round2(float64(a.passed) / float64(a.scored))
+			a.Average, a.PassRate = &avg, &rate
+		}
+		var missed []MissedKeyPoint
+		for _, key := range a.order {
+			if m := a.points[key]; m.Missed > 0 {
+				missed = append(missed, *m)
+			}
+		}
+		// Most often left out first; then the larger share.
+		sort.SliceStable(missed, func(i, j int) bool {
+			if missed[i].Missed != missed[j].Missed {
+				return missed[i].Missed > missed[j].Missed
+			}
+			return missed[i].Missed*missed[j].Heard > missed[j].Missed*missed[i].Heard
+		})
+		a.Missed = append(a.Missed, missed[:min(len(missed), missedShown)]...)
+		out = append(out, a.AreaReport)
+	}
+	// Lowest average first; areas without a mark last; then by name.
+	sort.Slice(out, func(i, j int) bool {
+		ai, aj := out[i].Average, out[j].Average
+		switch {
+		case ai != nil && aj != nil && *ai != *aj:
+			return *ai < *aj
+		case (ai == nil) != (aj == nil):
+			return ai != nil
+		}
+		return out[i].Area < out[j].Area
+	})
+	return out
+}
+
 // criterionLevel is one criterion's level in a finished attempt's counted
 // grading, with the criterion's name and group in that attempt's rubric.
 type criterionLevel struct {
@@ -224,17 +339,33 @@ type criterionLevel struct {
 }
 
 // contribution is what a finished attempt adds to its group's report
-// beyond its summary: its counted levels and whether its mark passes.
+// beyond its summary: its counted levels, whether its mark passes and,
+// when it has a transcript, which of its case's key points were said.
 type contribution struct {
-	version int
-	scored  bool
-	score   float64
-	passed  bool
-	levels  []criterionLevel
+	version   int
+	scored    bool
+	score     float64
+	passed    bool
+	levels    []criterionLevel
+	caseTitle string
+	heard     bool
+	keyPoints []KeyPointStatus
 }
 
-func contributionOf(a domain.Attempt) contribution {
-	c := contribution{version: a.Version}
+func contributionOf(a domain.Attempt, transcripts []domain.Transcript) contribution {
+	c := contribution{version: a.Version, caseTitle: a.Case.Title}
+	if texts := transcriptTexts(transcripts); len(texts) > 0 {
+		mc := measuresCase(a.Case)
+		rep := measures.Analyze(measures.Input{Text: strings.Join(texts, "\n\n"), Case: &mc})
+		covered := map[int]bool{}
+		for _, k := range rep.KeyPointsCovered {
+			covered[k] = true
+		}
+		c.heard = true
+		for i, k := range a.Case.KeyPoints {
+			c.keyPoints = append(c.keyPoints, KeyPointStatus{Text: k, Covered: covered[i]})
+		}
+	}
 	if score, ok := a.Score(); ok {
 		c.scored, c.score, c.passed = true, score, a.Rubric.Passed(score)
 	}
@@ -245,6 +376,17 @@ func contributionOf(a domain.Attempt) contribution {
 		}
 	}
 	return c
+}
+
+// transcriptTexts is what an attempt's transcripts say, one text per take.
+func transcriptTexts(list []domain.Transcript) []string {
+	var out []string
+	for _, t := range list {
+		if text := strings.TrimSpace(t.Text()); text != "" {
+			out = append(out, text)
+		}
+	}
+	return out
 }
 
 // contributions keeps finished attempts' contributions by attempt id, each
@@ -307,7 +449,12 @@ func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSumm
 					errs[w] = err
 					return
 				}
-				read[i] = contributionOf(a)
+				transcripts, err := s.store.ListTranscripts(readCtx, missing[i])
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				read[i] = contributionOf(a, transcripts)
 				s.reports.keep(missing[i], read[i])
 			}
 		})
@@ -330,6 +477,14 @@ func (s *Service) contributionsOf(ctx context.Context, list []domain.AttemptSumm
 		out[id] = read[i]
 	}
 	return out, nil
+}
+
+// forget drops an attempt's contribution: a transcript saved since it was
+// read changes what the attempt says without changing its version.
+func (c *contributions) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
 }
 
 // keep remembers a contribution, starting over past contributionsMax.
@@ -363,7 +518,8 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 	if err != nil {
 		return err
 	}
-	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+	sheet, err := newSheet(w)
+	if err != nil {
 		return err
 	}
 	// The criteria columns follow the newest rubric among the attempts.
@@ -374,14 +530,7 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 			break
 		}
 	}
-	cw := csv.NewWriter(w)
-	cw.Comma = ';'
-	write := func(rec []string) error {
-		for i, c := range rec {
-			rec[i] = sheetcsv.EscapeFormula(c)
-		}
-		return cw.Write(rec)
-	}
+	write := sheet.write
 	header := []string{"Estudiante", "Correo", "Fecha", "Modo", "Caso", "Área", "Estado", "Nota autoevaluación", "Nota tutor", "Aprobado"}
 	for _, c := range criteria {
 		header = append(header, c.ID+" "+c.Name)
@@ -392,7 +541,6 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 	}
 	status := map[domain.AttemptStatus]string{domain.AttemptInProgress: "En curso", domain.AttemptFinished: "Terminado", domain.AttemptAbandoned: "Abandonado"}
 	mode := map[domain.Mode]string{domain.ModeTraining: "Entrenamiento", domain.ModeMock: "Simulacro"}
-	num := func(f float64) string { return strings.Replace(fmt.Sprintf("%.2f", f), ".", ",", 1) }
 	for _, a := range attempts {
 		name := names[a.StudentEmail]
 		if name == "" {
@@ -427,6 +575,68 @@ func (s *Service) WriteGradesCSV(ctx context.Context, w io.Writer, g domain.Grou
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return sheet.flush()
+}
+
+// WriteAreasCSV writes the report's section by area of law as CSV, for
+// the same spreadsheets as WriteGradesCSV: one row per area, then one per
+// key point the group's transcripts leave out most.
+func (s *Service) WriteAreasCSV(ctx context.Context, w io.Writer, g domain.Group) error {
+	r, err := s.Report(ctx, g, nil)
+	if err != nil {
+		return err
+	}
+	sheet, err := newSheet(w)
+	if err != nil {
+		return err
+	}
+	opt := func(f *float64, scale float64) string {
+		if f == nil {
+			return ""
+		}
+		return num(*f * scale)
+	}
+	if err := sheet.write([]string{"Área", "Intentos terminados", "Nota promedio", "Tasa de aprobación (%)", "Intentos con transcripción",
+		"Punto clave omitido", "Caso", "Omitido en"}); err != nil {
+		return err
+	}
+	for _, a := range r.ByArea {
+		row := []string{a.Area, fmt.Sprint(a.Finished), opt(a.Average, 1), opt(a.PassRate, 100), fmt.Sprint(a.Heard), "", "", ""}
+		if err := sheet.write(row); err != nil {
+			return err
+		}
+		for _, m := range a.Missed {
+			if err := sheet.write([]string{a.Area, "", "", "", "", m.Text, m.Case, fmt.Sprintf("%d de %d", m.Missed, m.Heard)}); err != nil {
+				return err
+			}
+		}
+	}
+	return sheet.flush()
+}
+
+// num writes a number with a decimal comma, as es-EC spreadsheets read it.
+func num(f float64) string { return strings.Replace(fmt.Sprintf("%.2f", f), ".", ",", 1) }
+
+// sheet is a CSV for Excel in Ecuador (see WriteGradesCSV).
+type sheet struct{ cw *csv.Writer }
+
+func newSheet(w io.Writer) (sheet, error) {
+	if _, err := io.WriteString(w, "\ufeff"); err != nil {
+		return sheet{}, err
+	}
+	cw := csv.NewWriter(w)
+	cw.Comma = ';'
+	return sheet{cw}, nil
+}
+
+func (s sheet) write(rec []string) error {
+	for i, c := range rec {
+		rec[i] = sheetcsv.EscapeFormula(c)
+	}
+	return s.cw.Write(rec)
+}
+
+func (s sheet) flush() error {
+	s.cw.Flush()
+	return s.cw.Error()
 }

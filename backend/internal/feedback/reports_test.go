@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -187,5 +188,68 @@ func TestReportKeepsWhatItReadWhenCancelled(t *testing.T) {
 	}
 	if n := slow.reads.Load(); n != 3 {
 		t.Fatalf("the retry read attempts again: %d reads", n)
+	}
+}
+
+// The report's section by area counts an area's finished attempts and
+// lists the key points its transcripts leave out; a transcript that
+// arrives after a report shows in the next one, in the CSV too.
+func TestReportByArea(t *testing.T) {
+	ctx := context.Background()
+	tk := newTake(t)
+	a, err := tk.store.GetAttempt(ctx, tk.attempt.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Case.KeyPoints = []string{"presunción de inocencia", "legítima defensa"}
+	finished := time.Now().UTC()
+	a.Status, a.FinishedAt = domain.AttemptFinished, &finished
+	levels := domain.Levels{}
+	for _, c := range a.Rubric.Criteria {
+		levels[c.ID] = 4
+	}
+	a.Self = &domain.SelfAssessment{Levels: levels, Score: a.Rubric.Score(levels), At: finished}
+	if err := tk.store.UpdateAttempt(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	g, err := tk.store.GetGroup(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byArea := func() []feedback.AreaReport {
+		t.Helper()
+		r, err := tk.feedback.Report(ctx, g, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.ByArea
+	}
+	got := byArea()
+	if len(got) != 1 || got[0].Area != a.Case.Area || got[0].Finished != 1 || *got[0].Average != 10 || *got[0].PassRate != 1 ||
+		got[0].Heard != 0 || len(got[0].Missed) != 0 {
+		t.Fatalf("before any transcript: %+v", got)
+	}
+
+	said := []domain.Segment{{StartMs: 0, EndMs: 4000, Text: "Mi defendido goza de la presunción de inocencia."}}
+	if ok, err := tk.feedback.SaveServerTranscript(ctx, a.ID, tk.recID, "es", said); err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	got = byArea()
+	want := []feedback.MissedKeyPoint{{Case: a.Case.Title, Text: "legítima defensa", Missed: 1, Heard: 1}}
+	if got[0].Heard != 1 || fmt.Sprint(got[0].Missed) != fmt.Sprint(want) {
+		t.Fatalf("after the transcript: heard %d, missed %+v; want %+v", got[0].Heard, got[0].Missed, want)
+	}
+
+	var csv strings.Builder
+	if err := tk.feedback.WriteAreasCSV(ctx, &csv, g); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{
+		a.Case.Area + ";1;10,00;100,00;1;;;",
+		a.Case.Area + ";;;;;legítima defensa;" + a.Case.Title + ";1 de 1",
+	} {
+		if !strings.Contains(csv.String(), line+"\n") {
+			t.Errorf("the CSV has no line %q:\n%s", line, csv.String())
+		}
 	}
 }

@@ -103,10 +103,21 @@ func (a *api) exportGrades(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := a.feedback.WriteGradesCSV(c.Request().Context(), &buf, g, a.memberNames(c, g)); err != nil {
+	kind, file := "grades", "calificaciones-"
+	switch c.QueryParam("by") {
+	case "":
+		err = a.feedback.WriteGradesCSV(c.Request().Context(), &buf, g, a.memberNames(c, g))
+	case "area":
+		// The report's section by area of law, for the same spreadsheets.
+		kind, file = "areas", "resultados-por-area-"
+		err = a.feedback.WriteAreasCSV(c.Request().Context(), &buf, g)
+	default:
+		return domain.Invalid("invalid_export", "Exportación no válida.")
+	}
+	if err != nil {
 		return err
 	}
-	a.event(c, "data.export", slog.String("kind", "grades"), slog.String("format", "csv"), slog.String("groupId", g.ID))
-	c.Response().Header().Set("Content-Disposition", attachment("calificaciones-"+g.ID+".csv"))
+	a.event(c, "data.export", slog.String("kind", kind), slog.String("format", "csv"), slog.String("groupId", g.ID))
+	c.Response().Header().Set("Content-Disposition", attachment(file+g.ID+".csv"))
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }

@@ -61,6 +61,8 @@ func TestAuthorizationFeedback(t *testing.T) {
 		// The other tutor has no groups: nothing to report on.
 		{method: "GET", path: "/api/admin/reports", want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 200, otherTutor: 404}},
 		{method: "GET", path: "/api/admin/reports/export", want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 200, otherTutor: 404}},
+		{method: "GET", path: "/api/admin/reports/export?by=area", want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 200, otherTutor: 404}},
+		{method: "GET", path: "/api/admin/reports/export?by=nada", want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 400, otherTutor: 404}},
 		{method: "GET", path: "/api/admin/reports?group=" + template.group.ID, want: map[string]int{guest: 401, studentNoGrp: 403, studentInGrp: 403, tutor: 200, otherTutor: 404}},
 	})
 }
@@ -190,5 +192,11 @@ func TestReportsAndGradesExport(t *testing.T) {
 	}
 	if !strings.Contains(joined, "|'"+formula+"|") || strings.Contains(joined, "|"+formula) {
 		t.Fatalf("formula not neutralised: %v", rows[1:])
+	}
+	// The section by area, for the same spreadsheets.
+	res = e.do(tutor, "GET", "/api/admin/reports/export?by=area", nil)
+	if area := res.Body.String(); res.Code != 200 || !strings.HasPrefix(area, "\ufeffÁrea;Intentos terminados;Nota promedio;") ||
+		!strings.Contains(res.Header().Get("Content-Disposition"), "resultados-por-area-") {
+		t.Fatalf("export by area = %d %v\n%s", res.Code, res.Header(), area)
 	}
 }

@@ -12,6 +12,18 @@ export type GroupReport = {
   byCriterion: { id: string; name: string; group: string; averageLevel: number; count: number }[]
   weeks: { week: string; start: string; attempts: number; average: number | null }[]
   inactive: { email: string; name: string; lastActivity: string | null }[]
+  byArea: AreaReport[]
+}
+
+/** AreaReport is a group's finished attempts in one area of law (lowest average first). */
+export type AreaReport = {
+  area: string
+  finished: number
+  average: number | null
+  passRate: number | null
+  /** Attempts with a transcript: the key points below come from them. */
+  heard: number
+  missed: { case: string; text: string; missed: number; heard: number }[]
 }
 
 export const getReport = (groupId = '') =>
@@ -24,4 +36,11 @@ export function useReport(groupId = '') {
   return useQuery(reportQueryOptions(groupId))
 }
 
-export const gradesExportUrl = (groupId = '') => `/api/admin/reports/export${groupId ? `?group=${encodeURIComponent(groupId)}` : ''}`
+/** exportUrl is the grades CSV, or with byArea the report's section by area of law. */
+export const exportUrl = (groupId = '', byArea = false) => {
+  const q = new URLSearchParams()
+  if (groupId) q.set('group', groupId)
+  if (byArea) q.set('by', 'area')
+  const s = q.toString()
+  return `/api/admin/reports/export${s ? `?${s}` : ''}`
+}

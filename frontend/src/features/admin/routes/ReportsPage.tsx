@@ -8,14 +8,16 @@ import { PageSpinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api-client'
 import { formatDate, formatScore } from '@/lib/format'
 import { useGroupHistory } from '../api/get-groups'
-import { gradesExportUrl, useReport } from '../api/get-report'
+import { exportUrl, useReport } from '../api/get-report'
+import { AreaReportTable } from '../components/AreaReportTable'
 import { inputBase } from '@/components/ui/input'
 
 const levelName = (l: number) => (l >= 3.5 ? 'Excelente' : l >= 2.5 ? 'Satisfactorio' : l >= 1.5 ? 'En desarrollo' : 'Insuficiente')
 
 // ReportsPage is the tutor's view of a group's progress (docs/product.md,
-// /admin Reportes): averages per criterion, pass rate, attempts per week,
-// students who have not practised in 14 days, and the grades export.
+// /admin Reportes): averages per criterion, results per area of law,
+// pass rate, attempts per week, students who have not practised in 14
+// days, and the exports.
 export function ReportsPage() {
   const [groupId, setGroupId] = useState('')
   const history = useGroupHistory()
@@ -33,7 +35,7 @@ export function ReportsPage() {
       <Card
         title="Reporte del grupo"
         actions={
-          <a href={gradesExportUrl(group.id)} className={buttonClass('outline')} download>
+          <a href={exportUrl(group.id)} className={buttonClass('outline')} download>
             Exportar calificaciones (CSV)
           </a>
         }
@@ -90,6 +92,27 @@ export function ReportsPage() {
             }))}
             format={(v) => v.toLocaleString('es-EC', { maximumFractionDigits: 2 })}
           />
+        )}
+      </Card>
+      <Card
+        title="Resultados por área del derecho"
+        actions={
+          r.byArea.length > 0 && (
+            <a href={exportUrl(group.id, true)} className={buttonClass('outline')} download>
+              Exportar resultados por área (CSV)
+            </a>
+          )
+        }
+      >
+        {r.byArea.length === 0 ? (
+          <p className="text-slate-700">Aún no hay intentos terminados.</p>
+        ) : (
+          <>
+            <p className="mb-3 text-sm text-slate-700">
+              Las áreas con menor nota promedio aparecen primero. Los puntos clave omitidos salen de las transcripciones de los intentos.
+            </p>
+            <AreaReportTable areas={r.byArea} />
+          </>
         )}
       </Card>
       <Card title="Práctica por semana">
