@@ -117,7 +117,8 @@ const (
 // Areas are the legal areas of the Derecho bank, in display order. Other
 // degrees may use other areas; these are suggestions, not a closed list.
 var Areas = []string{"Constitucional", "Penal", "Procesal Penal", "Civil", "Procesal", "Sucesiones", "Niñez y Familia",
-	"Laboral", "Administrativo", "Tributario", "Mercantil y Societario", "Ambiental y derechos de la naturaleza", "Internacional"}
+	"Laboral", "Administrativo", "Tributario", "Mercantil y Societario", "Ambiental y derechos de la naturaleza", "Internacional",
+	"Seguridad Social", "Inquilinato", "Protección al Consumidor", "Arbitraje y Mediación", "Laboral Colectivo"}
 
 // CaseProblem is one thing wrong with a case, named by field.
 type CaseProblem struct {

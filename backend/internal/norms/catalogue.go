@@ -260,7 +260,8 @@ var catalogue = []Norm{
 		Name: "Ley Orgánica de Defensa del Consumidor", FullName: "Ley Orgánica de Defensa del Consumidor", Abbreviation: "LODC", Kind: KindLaw,
 		Aliases: []string{
 			"ley organica de defensa del consumidor", "ley de defensa del consumidor",
-			"ley del consumidor",
+			"ley del consumidor", "ley organica del consumidor", "ley de defensa al consumidor",
+			"ley de proteccion al consumidor",
 		},
 		Acronyms:    []string{"lodc"},
 		LastArticle: 100,
@@ -271,6 +272,7 @@ var catalogue = []Norm{
 		Name: "Ley de Arbitraje y Mediación", FullName: "Ley de Arbitraje y Mediación", Kind: KindLaw,
 		Aliases: []string{
 			"ley de arbitraje y mediacion", "ley de arbitraje", "ley de mediacion y arbitraje",
+			"ley de mediacion",
 		},
 		LastArticle: 70,
 		// review
@@ -282,6 +284,17 @@ var catalogue = []Norm{
 		LastArticle: 60,
 		// review
 		Source: "https://www.registroficial.gob.ec/",
+	},
+	{
+		Name: "Ley de Comercio Electrónico", FullName: "Ley de Comercio Electrónico, Firmas Electrónicas y Mensajes de Datos", Kind: KindLaw,
+		Aliases: []string{
+			"ley de comercio electronico", "ley de comercio electronico firmas electronicas y mensajes de datos",
+			"ley de comercio electronico firmas y mensajes de datos", "ley de firmas electronicas",
+			"ley de mensajes de datos",
+		},
+		LastArticle: 70,
+		// review: the ministry in charge of telecommunications applies it.
+		Source: "https://www.telecomunicaciones.gob.ec/",
 	},
 	{
 		Name: "Ley Notarial", FullName: "Ley Notarial", Kind: KindLaw,

@@ -29,7 +29,8 @@ const (
 
 var (
 	newAreas = []string{"Tributario", "Mercantil y Societario", "Ambiental y derechos de la naturaleza", "Internacional",
-		"Sucesiones", "Procesal Penal"}
+		"Sucesiones", "Procesal Penal", "Seguridad Social", "Inquilinato", "Protección al Consumidor", "Arbitraje y Mediación",
+		"Laboral Colectivo"}
 
 	// unfavorable are the cases whose correct answer goes against the
 	// person consulting. The bank needs them so that students do not learn
@@ -39,13 +40,19 @@ var (
 		"Acción de protección por las multas de un contrato de consultoría con una prefectura",
 		"Acuerdo de procedimiento abreviado en un proceso por robo",
 		"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
+		"Cláusula arbitral invocada en la apelación por un distribuidor de Babahoyo",
 		"Coactiva del SRI por impuestos de 2017 y 2019",
 		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
+		"Demanda de terminación del arriendo de un local por pensiones atrasadas en Cuenca",
 		"Denuncia de una deportista adolescente contra su entrenador",
 		"Derrame de combustible de una gasolinera en un estero de Machala",
 		"Estafa o incumplimiento contractual en la construcción de una vivienda",
+		"Estudiante que quiere devolver una laptop comprada en línea porque la encontró más barata",
 		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
 		"Hábeas data contra un reporte crediticio de una deuda pagada",
+		"Huelga anunciada por los obreros de la empresa municipal de agua potable de Manta",
+		"Jubilación por vejez negada a una afiliada de sesenta y dos años en Ambato",
+		"Junta constituyente de un comité de empresa en una fábrica textil de Atuntaqui",
 		"Motociclista herido por un bache en una vía municipal",
 		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años",
 		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
@@ -63,6 +70,7 @@ var (
 	// counted as unfavourable.
 	wrongRemedy = []string{
 		"Atropello mortal de un peatón en Santo Domingo",
+		"Constructora que quiere apelar un laudo arbitral ante la Corte Provincial de Pichincha",
 		"Denuncia por calumnia presentada ante la Fiscalía",
 		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
 	}

@@ -54,6 +54,11 @@ export const areaSuggestions = [
   'Mercantil y Societario',
   'Ambiental y derechos de la naturaleza',
   'Internacional',
+  'Seguridad Social',
+  'Inquilinato',
+  'Protección al Consumidor',
+  'Arbitraje y Mediación',
+  'Laboral Colectivo',
 ]
 
 const atLeastOne = <T>(list: T[] | undefined, blank: T): T[] => (list && list.length > 0 ? [...list] : [blank])
