@@ -89,7 +89,7 @@ func TestInstancesStartingAtOnceSeedOnce(t *testing.T) {
 			for _, c := range cases {
 				titles[c.Title]++
 			}
-			if len(cases) < 69 || len(titles) != len(cases) {
+			if len(cases) < 78 || len(titles) != len(cases) {
 				t.Fatalf("%d demo cases with %d distinct titles after %d simultaneous starts, want each of the demo bank's cases once", len(cases), len(titles), instances)
 			}
 			if _, err := apps[1].store.GetMeta(context.Background(), "demo_bank_v4"); err != nil {

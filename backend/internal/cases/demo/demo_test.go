@@ -41,12 +41,16 @@ var (
 		"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
 		"Coactiva del SRI por impuestos de 2017 y 2019",
 		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
+		"Comunidad que rechazó en la consulta ambiental un relleno sanitario en Santa Isabel",
 		"Denuncia de una deportista adolescente contra su entrenador",
 		"Derrame de combustible de una gasolinera en un estero de Machala",
 		"Estafa o incumplimiento contractual en la construcción de una vivienda",
 		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
+		"Herencia de un hijo sin descendencia reclamada por sus padres y por su conviviente",
 		"Hábeas data contra un reporte crediticio de una deuda pagada",
+		"Impugnación judicial de una determinación del impuesto de patentes en Riobamba",
 		"Motociclista herido por un bache en una vía municipal",
+		"Nulidad de una junta universal que aprobó un aumento de capital en Machala",
 		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años",
 		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
 		"Recurso de casación para que se valore de nuevo un testimonio",
@@ -62,9 +66,11 @@ var (
 	// improper remedy but can still win by the right one. They are not
 	// counted as unfavourable.
 	wrongRemedy = []string{
+		"Acción reivindicatoria de una heredera contra su hermano que ocupa la casa de la madre",
 		"Atropello mortal de un peatón en Santo Domingo",
 		"Denuncia por calumnia presentada ante la Fiscalía",
 		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
+		"Familia que quiere demandar al Ecuador directamente ante la Corte Interamericana",
 	}
 
 	caseKeys = []string{
