@@ -89,10 +89,10 @@ func TestInstancesStartingAtOnceSeedOnce(t *testing.T) {
 			for _, c := range cases {
 				titles[c.Title]++
 			}
-			if len(cases) < 84 || len(titles) != len(cases) {
+			if len(cases) < 93 || len(titles) != len(cases) {
 				t.Fatalf("%d demo cases with %d distinct titles after %d simultaneous starts, want each of the demo bank's cases once", len(cases), len(titles), instances)
 			}
-			if _, err := apps[1].store.GetMeta(context.Background(), "demo_bank_v4"); err != nil {
+			if _, err := apps[1].store.GetMeta(context.Background(), "demo_bank_v5"); err != nil {
 				t.Fatal(fmt.Errorf("the demo bank marker: %w", err))
 			}
 		})

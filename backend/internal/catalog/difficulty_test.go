@@ -369,7 +369,7 @@ func TestDemoBankThirdEditionUpgradesCasesUntouchedSinceTheSecond(t *testing.T) 
 			t.Fatalf("%q was replaced: %+v", c.Title, got)
 		}
 	}
-	if _, err := st.GetMeta(ctx, "demo_bank_v4"); err != nil {
+	if _, err := st.GetMeta(ctx, "demo_bank_v5"); err != nil {
 		t.Fatalf("current edition not recorded: %v", err)
 	}
 	if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
@@ -377,44 +377,67 @@ func TestDemoBankThirdEditionUpgradesCasesUntouchedSinceTheSecond(t *testing.T) 
 	}
 }
 
-// An installation that loaded the third edition gets the fourth's new
-// cases, and its cases untouched since then are replaced; a second start
-// loads nothing.
-func TestDemoBankFourthEditionAddsTheNewCasesToAThirdEditionInstall(t *testing.T) {
-	ctx := context.Background()
-	st := sqlitetest.Open(t)
-	cat := catalog.NewService(st, false)
-	loaded := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	third := sampleCase("Cobro de un pagaré con un abono no descontado", domain.DefaultDifficulty)
-	third.ID, third.Area, third.Demo, third.FollowUpKeyPoints = domain.NewID(), "Procesal", true, nil
-	third.CreatedAt, third.UpdatedAt = loaded.AddDate(0, -6, 0), loaded.Add(800*time.Millisecond)
-	if err := st.CreateCase(ctx, third); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SetMeta(ctx, "demo_bank_v3", loaded.Format(time.RFC3339)); err != nil {
-		t.Fatal(err)
-	}
-	res, err := cat.ImportDemoBank(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, _ := st.ListCases(ctx, store.CaseFilter{DegreeID: "derecho"})
-	if res.Updated != 1 || res.Created != len(all)-1 {
-		t.Fatalf("upgrade = %+v with %d cases", res, len(all))
-	}
-	for _, title := range []string{"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
-		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años"} {
-		if _, err := st.GetCaseByTitle(ctx, "derecho", title); err != nil {
-			t.Fatalf("new case %q not added: %v", title, err)
-		}
-	}
-	if got, _ := st.GetCase(ctx, third.ID); got.Facts == "Hechos." {
-		t.Fatalf("case untouched since the third edition not upgraded: %+v", got)
-	}
-	if _, err := st.GetMeta(ctx, "demo_bank_v4"); err != nil {
-		t.Fatalf("fourth edition not recorded: %v", err)
-	}
-	if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
-		t.Fatalf("second start = %+v, %v", res, err)
+// An installation that loaded the edition before the current one gets
+// the new cases, and its cases untouched since then are replaced; a second
+// start loads nothing.
+func TestDemoBankUpgradeAddsTheNewCases(t *testing.T) {
+	fifth := []string{"Jubilación por vejez negada a una afiliada de sesenta y dos años en Ambato",
+		"Familia que quiere demandar al Ecuador directamente ante la Corte Interamericana"}
+	for _, tc := range []struct {
+		name, loaded string
+		// degree is the ID of the degree named Derecho: the seed's, or
+		// the earlier app's in a store that moved in from it.
+		degree   string
+		newCases []string
+	}{
+		{"from the third", "demo_bank_v3", "derecho", []string{"Apelación presentada tarde contra una sentencia de cobro en Cuenca",
+			"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años"}},
+		{"from the fourth", "demo_bank_v4", "derecho", fifth},
+		{"from the fourth, moved in from the earlier app", "demo_bank_v4", "Dg9DerechoAutoId00001", fifth},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := sqlitetest.Open(t)
+			if tc.degree != store.SeedDegree.ID {
+				// As migrate-data writes it: the seed gives way.
+				if err := st.ImportRecords(ctx, []store.Record{{Kind: store.KindDegrees, Key: tc.degree,
+					Value: domain.Degree{ID: tc.degree, Nombre: "Derecho"}}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cat := catalog.NewService(st, false)
+			loaded := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+			old := sampleCase("Cobro de un pagaré con un abono no descontado", domain.DefaultDifficulty)
+			old.ID, old.DegreeID, old.Area, old.Demo, old.FollowUpKeyPoints = domain.NewID(), tc.degree, "Procesal", true, nil
+			old.CreatedAt, old.UpdatedAt = loaded.AddDate(0, -6, 0), loaded.Add(800*time.Millisecond)
+			if err := st.CreateCase(ctx, old); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetMeta(ctx, tc.loaded, loaded.Format(time.RFC3339)); err != nil {
+				t.Fatal(err)
+			}
+			res, err := cat.ImportDemoBank(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, _ := st.ListCases(ctx, store.CaseFilter{DegreeID: tc.degree})
+			if res.Updated != 1 || res.Created != len(all)-1 {
+				t.Fatalf("upgrade = %+v with %d cases", res, len(all))
+			}
+			for _, title := range tc.newCases {
+				if _, err := st.GetCaseByTitle(ctx, tc.degree, title); err != nil {
+					t.Fatalf("new case %q not added: %v", title, err)
+				}
+			}
+			if got, _ := st.GetCase(ctx, old.ID); got.Facts == "Hechos." {
+				t.Fatalf("case untouched since %s not upgraded: %+v", tc.loaded, got)
+			}
+			if _, err := st.GetMeta(ctx, "demo_bank_v5"); err != nil {
+				t.Fatalf("current edition not recorded: %v", err)
+			}
+			if res, err := cat.ImportDemoBank(ctx); err != nil || res != (catalog.ImportResult{}) {
+				t.Fatalf("second start = %+v, %v", res, err)
+			}
+		})
 	}
 }

@@ -170,13 +170,14 @@ func tooManyRows(max int) error {
 }
 
 // The demo bank's editions, recorded in meta once loaded. The second,
-// third and fourth editions' value is the time they were loaded (RFC 3339), so that a
+// third, fourth and fifth editions' value is the time they were loaded (RFC 3339), so that a
 // later edition can tell the cases nobody touched since.
 const (
 	demoBankFirstEdition  = "demo_bank_v1"
 	demoBankSecondEdition = "demo_bank_v2"
 	demoBankThirdEdition  = "demo_bank_v3"
 	demoBankFourthEdition = "demo_bank_v4"
+	demoBankFifthEdition  = "demo_bank_v5"
 )
 
 // ImportDemoBank loads the bundled demo cases once per installation, so a
@@ -193,7 +194,7 @@ const (
 // (Firestore runs them again and they find the marker; PostgreSQL refuses
 // their first case as a duplicate title) and they load nothing.
 func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
-	if _, err := s.store.GetMeta(ctx, demoBankFourthEdition); err == nil {
+	if _, err := s.store.GetMeta(ctx, demoBankFifthEdition); err == nil {
 		return ImportResult{}, nil
 	} else if !errors.Is(err, domain.ErrNotFound) {
 		return ImportResult{}, err
@@ -206,14 +207,26 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
 	}
+	// The bank's degree by its name: the seed's ID here, another one in a
+	// store that came from the earlier app (docs/moving-in.md).
+	degreeID := store.SeedDegree.ID
+	if len(rows) > 0 {
+		d, err := s.DegreeByName(ctx, rows[0].Degree)
+		if err != nil && !errors.Is(err, domain.ErrNotFound) {
+			return ImportResult{}, err
+		}
+		if err == nil {
+			degreeID = d.ID
+		}
+	}
 	var keep []ExchangeCase
 	var keepLines []int
 	replace := map[int]string{} // position in keep -> the case it replaces
 	for i, r := range rows {
 		title := strings.Join(strings.Fields(r.Title), " ")
-		cur, err := s.store.GetCaseByTitle(ctx, "derecho", title)
+		cur, err := s.store.GetCaseByTitle(ctx, degreeID, title)
 		if errors.Is(err, domain.ErrNotFound) && upgrade && demo.FormerTitles[title] != "" {
-			cur, err = s.store.GetCaseByTitle(ctx, "derecho", demo.FormerTitles[title])
+			cur, err = s.store.GetCaseByTitle(ctx, degreeID, demo.FormerTitles[title])
 		}
 		switch {
 		case errors.Is(err, domain.ErrNotFound):
@@ -226,14 +239,14 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 		}
 		keep, keepLines = append(keep, r), append(keepLines, lines[i])
 	}
-	marker := markerSet{key: demoBankFourthEdition, value: s.now().UTC().Format(time.RFC3339)}
+	marker := markerSet{key: demoBankFifthEdition, value: s.now().UTC().Format(time.RFC3339)}
 	if len(keep) == 0 { // every case of the bank is a tutor's now
 		return ImportResult{}, s.store.SetMeta(ctx, marker.key, marker.value)
 	}
 	res, err := s.importRowsReplacing(ctx, keep, keepLines, replace, &marker)
 	if errors.Is(err, domain.ErrConflict) {
 		// Another instance was loading the bank at the same moment.
-		if _, merr := s.store.GetMeta(ctx, demoBankFourthEdition); merr == nil {
+		if _, merr := s.store.GetMeta(ctx, demoBankFifthEdition); merr == nil {
 			return ImportResult{}, nil
 		}
 	}
@@ -249,7 +262,7 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 // since the latest edition was loaded; after the first only, never edited
 // at all.
 func (s *Service) demoUpgradeRule(ctx context.Context) (untouched func(domain.Case) bool, upgrade bool, err error) {
-	for _, edition := range []string{demoBankThirdEdition, demoBankSecondEdition} {
+	for _, edition := range []string{demoBankFourthEdition, demoBankThirdEdition, demoBankSecondEdition} {
 		v, err := s.store.GetMeta(ctx, edition)
 		if errors.Is(err, domain.ErrNotFound) {
 			continue

@@ -21,10 +21,10 @@ import (
 // What the bank must hold. The areas are those of domain.Areas; the ones
 // the first edition lacked need at least minPerNewArea cases each.
 const (
-	minCases       = 60
-	minAreas       = 12
+	minCases       = 90
+	minAreas       = 18
 	minPerNewArea  = 3
-	minUnfavorable = 10
+	minUnfavorable = 18
 )
 
 var (
@@ -44,16 +44,20 @@ var (
 		"Coactiva del SRI por impuestos de 2017 y 2019",
 		"Compraventa de inmueble por documento privado y venta posterior a un tercero",
 		"Demanda de terminación del arriendo de un local por pensiones atrasadas en Cuenca",
+		"Comunidad que rechazó en la consulta ambiental un relleno sanitario en Santa Isabel",
 		"Denuncia de una deportista adolescente contra su entrenador",
 		"Derrame de combustible de una gasolinera en un estero de Machala",
 		"Estafa o incumplimiento contractual en la construcción de una vivienda",
 		"Estudiante que quiere devolver una laptop comprada en línea porque la encontró más barata",
 		"Excepciones del deudor frente al banco que recibió un pagaré por endoso",
+		"Herencia de un hijo sin descendencia reclamada por sus padres y por su conviviente",
 		"Hábeas data contra un reporte crediticio de una deuda pagada",
 		"Huelga anunciada por los obreros de la empresa municipal de agua potable de Manta",
 		"Jubilación por vejez negada a una afiliada de sesenta y dos años en Ambato",
 		"Junta constituyente de un comité de empresa en una fábrica textil de Atuntaqui",
+		"Impugnación judicial de una determinación del impuesto de patentes en Riobamba",
 		"Motociclista herido por un bache en una vía municipal",
+		"Nulidad de una junta universal que aprobó un aumento de capital en Machala",
 		"Padre que deja de pagar la pensión cuando su hijo cumple dieciocho años",
 		"Pedido de extradición de un ciudadano ecuatoriano a Colombia",
 		"Recurso de casación para que se valore de nuevo un testimonio",
@@ -69,10 +73,12 @@ var (
 	// improper remedy but can still win by the right one. They are not
 	// counted as unfavourable.
 	wrongRemedy = []string{
+		"Acción reivindicatoria de una heredera contra su hermano que ocupa la casa de la madre",
 		"Atropello mortal de un peatón en Santo Domingo",
 		"Constructora que quiere apelar un laudo arbitral ante la Corte Provincial de Pichincha",
 		"Denuncia por calumnia presentada ante la Fiscalía",
 		"Determinación presuntiva a una contribuyente que llevaba contabilidad",
+		"Familia que quiere demandar al Ecuador directamente ante la Corte Interamericana",
 	}
 
 	caseKeys = []string{
@@ -147,6 +153,23 @@ func TestDerechoCoverage(t *testing.T) {
 	for _, a := range newAreas {
 		if perArea[a] < minPerNewArea {
 			t.Errorf("area %q has %d cases, want at least %d", a, perArea[a], minPerNewArea)
+		}
+	}
+	// Every area has a case the person consulting should lose, or where
+	// the remedy they want is the wrong one: students must not learn that
+	// the client always wins.
+	against := map[string]bool{}
+	for _, c := range cases {
+		if slices.Contains(unfavorable, c.Title) || slices.Contains(wrongRemedy, c.Title) {
+			against[c.Area] = true
+		}
+	}
+	for a, n := range perArea {
+		if n < minPerNewArea {
+			t.Errorf("area %q has %d cases, want at least %d", a, n, minPerNewArea)
+		}
+		if !against[a] {
+			t.Errorf("area %q has no unfavourable or wrong-remedy case", a)
 		}
 	}
 	for _, d := range domain.Difficulties {
