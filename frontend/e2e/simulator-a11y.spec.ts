@@ -1,24 +1,20 @@
 // axe-core finds no serious or critical violation on the simulator's pages,
 // on a desktop and on a 360 px phone.
+import { apiAs, finishedAttempt } from './support/admin'
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, expectAccessible } from './support/simulator'
 
+// Each page's axe scan takes seconds on a loaded machine, so the pages are
+// split over three tests, each within the usual deadline.
 for (const viewport of [
   { name: 'desktop', width: 1280, height: 900 },
   { name: 'phone', width: 360, height: 740 },
 ]) {
-  test(`simulator and history pages are accessible (${viewport.name})`, async ({ page, server }) => {
-    test.setTimeout(120_000)
-    await page.setViewportSize(viewport)
-    const { student } = await classroom(server, {
-      preparationSec: 60,
-      presentationSec: 60,
-      questions: 1,
-      thinkSec: 30,
-      answerSec: 30,
-      closingSec: 30,
-    })
-    await signIn(page, student)
+  const timings = { preparationSec: 60, presentationSec: 60, questions: 1, thinkSec: 30, answerSec: 30, closingSec: 30 }
 
+  test(`the device check is accessible (${viewport.name})`, async ({ page, server }) => {
+    await page.setViewportSize(viewport)
+    const { student } = await classroom(server, timings)
+    await signIn(page, student)
     await page.goto('/test')
     await expect(page.getByRole('heading', { name: 'Cómo funciona' })).toBeVisible()
     await expectAccessible(page)
@@ -26,8 +22,15 @@ for (const viewport of [
     await page.getByRole('button', { name: 'Probar micrófono' }).click()
     await expect(page.getByText('Micrófono listo.')).toBeVisible()
     await expectAccessible(page)
+  })
 
-    const id = await chooseAndStart(page, 'Entrenamiento')
+  test(`every phase of an attempt is accessible (${viewport.name})`, async ({ page, server }) => {
+    test.slow() // five scans, one while recording
+    await page.setViewportSize(viewport)
+    const { student } = await classroom(server, timings)
+    await signIn(page, student)
+    await page.goto('/test')
+    await chooseAndStart(page, 'Entrenamiento')
     await expect(phaseHeading(page)).toHaveText('Preparación')
     await expectAccessible(page)
     await page.getByRole('button', { name: 'Terminar preparación' }).click()
@@ -45,8 +48,15 @@ for (const viewport of [
     await page.getByRole('button', { name: 'Enviar autoevaluación' }).click()
     await expect(page.getByRole('heading', { name: 'Compare su preparación con el caso' })).toBeVisible()
     await expectAccessible(page)
+  })
 
-    await page.goto(`/auth/historial/${id}`)
+  test(`the result and history pages are accessible (${viewport.name})`, async ({ page, server }) => {
+    test.slow() // four scans
+    await page.setViewportSize(viewport)
+    const { student } = await classroom(server, timings)
+    const attempt = await finishedAttempt(await apiAs(server, student))
+    await signIn(page, student)
+    await page.goto(`/auth/historial/${attempt.id}`)
     await expect(page.locator('audio').first()).toBeVisible({ timeout: 20_000 })
     await expectAccessible(page)
     for (const [path, title] of [
