@@ -21,10 +21,13 @@ test('a directed draw says why; progress shows results by area', async ({ page, 
   // One finished attempt, at the lowest level: the next directed draw aims
   // at its area and says so.
   await chooseAndStart(page, 'Entrenamiento', undefined, undefined, { directed: true })
-  await expect(page.getByText('Sorteo dirigido', { exact: true }).locator('xpath=..')).toContainText(
-    `Área con menor promedio en sus últimos intentos: ${area}`,
-  )
+  const reason = page.getByText('Sorteo dirigido', { exact: true }).locator('xpath=..')
+  await expect(reason).toContainText(`Área con menor promedio en sus últimos intentos: ${area}`)
   await expect(page.getByRole('heading', { level: 1 })).toContainText(': ')
+  // The reason lives in the tab's history entry, so a reload keeps it.
+  await page.reload()
+  await expect(phaseHeading(page)).toHaveText('Preparación')
+  await expect(reason).toContainText(`Área con menor promedio en sus últimos intentos: ${area}`)
 
   // The progress: a table by area with that attempt.
   await page.goto('/auth/carreras')
