@@ -1,24 +1,9 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Case } from '@/types/api'
+import { caseFixture } from '@/test/fixtures'
 import { CaseDetails } from './CaseDetails'
 
-const c: Case = {
-  id: 'c1',
-  degree: 'Derecho',
-  degreeId: 'derecho',
-  area: 'Penal',
-  title: 'Caso',
-  difficulty: 'basico',
-  facts: 'Hechos.',
-  questions: ['¿Procede?'],
-  followUps: ['¿Qué norma?', '¿Ante quién?', '¿En qué plazo?'],
-  keyPoints: ['Tipicidad', 'Competencia', 'Plazo'],
-  followUpKeyPoints: [1, 2, 3],
-  legalBases: [],
-  status: 'active',
-  demo: true,
-}
+const c = caseFixture()
 
 describe('CaseDetails', () => {
   it('in the grading view of a one-question attempt, sets the unasked questions apart and never numbers them', () => {

@@ -1,6 +1,5 @@
-import { render, screen, within } from '@testing-library/react'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { MemoryRouter } from 'react-router-dom'
+import { screen, within } from '@testing-library/react'
+import { renderWithQuery } from '@/test/render'
 import { describe, expect, it, vi } from 'vitest'
 import type { Group, GroupWithMembers, Member } from '../api/types'
 import { StudentsPage } from './StudentsPage'
@@ -35,14 +34,7 @@ function member(m: Partial<Member> & Pick<Member, 'email' | 'name' | 'signedIn'>
 
 function renderPage(data: GroupWithMembers) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify(data), { status: 200 }))
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  render(
-    <QueryClientProvider client={client}>
-      <MemoryRouter>
-        <StudentsPage />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  )
+  renderWithQuery(<StudentsPage />, { router: '/' })
 }
 
 // cells returns the texts of the row holding text, in column order.

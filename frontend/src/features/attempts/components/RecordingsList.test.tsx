@@ -1,5 +1,5 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen, within } from '@testing-library/react'
+import { renderWithQuery } from '@/test/render'
+import { screen, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import type { Attempt, Phase, Recording } from '@/types/api'
 import { RecordingsList, lateNote, recordingLabels } from './RecordingsList'
@@ -49,11 +49,7 @@ describe('RecordingsList', () => {
       recordings: [rec('in-time', 1, '2026-11-22T10:01:00Z', false), rec('late', 1, '2026-11-22T10:30:00Z', true)],
     } as Attempt
     for (const canDelete of [true, false]) {
-      const { unmount } = render(
-        <QueryClientProvider client={new QueryClient()}>
-          <RecordingsList attempt={attempt} canDelete={canDelete} canEditTranscripts />
-        </QueryClientProvider>,
-      )
+      const { unmount } = renderWithQuery(<RecordingsList attempt={attempt} canDelete={canDelete} canEditTranscripts />)
       const [first, second] = screen.getAllByRole('listitem')
       expect(first).toHaveTextContent('Grabación: Exposición, parte 1')
       expect(within(first).queryByText(lateNote)).toBeNull()

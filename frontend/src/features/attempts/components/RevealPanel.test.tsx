@@ -1,18 +1,9 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { Case } from '@/types/api'
+import { caseFixture } from '@/test/fixtures'
 import { RevealPanel } from './RevealPanel'
 
-const c: Case = {
-  id: 'c1',
-  degree: 'Derecho',
-  degreeId: 'derecho',
-  area: 'Penal',
-  title: 'Caso',
-  difficulty: 'basico',
-  facts: 'Hechos.',
-  questions: ['¿Procede?'],
-  followUps: ['¿Qué norma?', '¿Ante quién?', '¿En qué plazo?'],
+const c = caseFixture({
   keyPoints: ['Tipicidad', 'Competencia y plazo'],
   followUpKeyPoints: [1, 2, 2],
   legalBases: [
@@ -25,9 +16,7 @@ const c: Case = {
     },
     { norm: 'Código de la Niñez y Adolescencia', article: '125+2', label: 'art. innumerado 2 a continuación del art. 125' },
   ],
-  status: 'active',
-  demo: true,
-}
+})
 
 describe('RevealPanel', () => {
   it('links each legal base to its norm in a new tab, with its description', () => {

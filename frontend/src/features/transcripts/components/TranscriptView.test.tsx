@@ -1,5 +1,5 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { render, screen } from '@testing-library/react'
+import { renderWithQuery } from '@/test/render'
+import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -19,10 +19,7 @@ const transcript: Transcript = {
   updatedBy: 'e@utpl.edu.ec',
 }
 
-function wrap(ui: ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>)
-}
+const wrap = (ui: ReactNode) => renderWithQuery(ui)
 
 afterEach(() => vi.restoreAllMocks())
 

@@ -1,8 +1,9 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { createRef } from 'react'
 import { describe, expect, it, vi } from 'vitest'
+import { caseFixture } from '@/test/fixtures'
+import { renderWithQuery } from '@/test/render'
 import type { Attempt, Phase } from '@/types/api'
 import { getUploadQueue } from '../../recording/uploader'
 import { PhaseCard } from './PhaseCard'
@@ -30,22 +31,7 @@ const attempt = (mode: Attempt['mode']) =>
     id: 'a1',
     mode,
     notes: '',
-    case: {
-      id: 'c1',
-      degree: 'Derecho',
-      degreeId: 'derecho',
-      area: 'Penal',
-      title: 'Caso',
-      difficulty: 'basico',
-      facts: 'Hechos del caso.',
-      questions: ['¿Procede?'],
-      followUps: ['¿Qué norma?'],
-      keyPoints: [],
-      followUpKeyPoints: [],
-      legalBases: [],
-      status: 'active',
-      demo: true,
-    },
+    case: caseFixture({ facts: 'Hechos del caso.', followUps: ['¿Qué norma?'], keyPoints: [], followUpKeyPoints: [] }),
     blueprint: { answerSec: 120 },
   }) as unknown as Attempt
 
@@ -152,11 +138,7 @@ describe('SelfAssessmentPhase', () => {
     } as Attempt
     const queue = getUploadQueue('a1')
     const upload = { pendingChunks: 0, pendingRecordings: 0 } as Parameters<typeof SelfAssessmentPhase>[0]['upload']
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <SelfAssessmentPhase a={a} queue={queue} upload={upload} />
-      </QueryClientProvider>,
-    )
+    renderWithQuery(<SelfAssessmentPhase a={a} queue={queue} upload={upload} />)
     expect(screen.getByRole('heading', { name: 'Califique su desempeño' })).toBeInTheDocument()
     const send = screen.getByRole('button', { name: 'Enviar autoevaluación' })
     expect(send).toBeDisabled()
