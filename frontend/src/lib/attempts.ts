@@ -18,6 +18,7 @@ export const attemptKeys = {
   progress: ['attempts', 'progress'] as const,
   grading: ['attempts', 'grading'] as const,
   ofStudent: (studentId: string) => ['attempts', 'student', studentId] as const,
+  rubrics: ['rubric'] as const,
   rubric: (degree: string) => ['rubric', degree] as const,
 }
 

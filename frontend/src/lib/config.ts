@@ -1,6 +1,6 @@
 // Runtime configuration. The server embeds it in index.html (a JSON script
 // element, allowed by the CSP); during `vite dev` it is fetched instead.
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, type Query } from '@tanstack/react-query'
 import { api } from './api-client'
 
 export type SiteConfig = {
@@ -40,9 +40,17 @@ export function embeddedConfig(): AppConfig | undefined {
   }
 }
 
+export const configQueryKey = ['config'] as const
+
+/**
+ * isUserData matches every cached answer except the public configuration:
+ * what a sign-in or a sign-out must forget of the previous user.
+ */
+export const isUserData = (q: Query) => q.queryKey[0] !== configQueryKey[0]
+
 export const configQueryOptions = () =>
   queryOptions({
-    queryKey: ['config'],
+    queryKey: configQueryKey,
     queryFn: () => api.get<AppConfig>('/api/config'),
     initialData: embeddedConfig,
     staleTime: Infinity,

@@ -21,7 +21,7 @@ export function useAddStudents() {
     mutationFn: addStudents,
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: groupKeys.all })
-      void qc.invalidateQueries({ queryKey: ['admin', 'students'] })
+      void qc.invalidateQueries({ queryKey: groupKeys.students })
     },
   })
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { Group } from './types'
+import { reportKeys, type Group } from './types'
 
 export type GroupReport = {
   students: number
@@ -29,8 +29,7 @@ export type AreaReport = {
 export const getReport = (groupId = '') =>
   api.get<{ group: Group; report: GroupReport }>(`/api/admin/reports${groupId ? `?group=${encodeURIComponent(groupId)}` : ''}`)
 
-export const reportQueryOptions = (groupId = '') =>
-  queryOptions({ queryKey: ['admin', 'reports', groupId], queryFn: () => getReport(groupId) })
+export const reportQueryOptions = (groupId = '') => queryOptions({ queryKey: reportKeys.one(groupId), queryFn: () => getReport(groupId) })
 
 export function useReport(groupId = '') {
   return useQuery(reportQueryOptions(groupId))

@@ -13,7 +13,7 @@ export function useRemoveStudent() {
     mutationFn: removeStudent,
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: groupKeys.all })
-      void qc.invalidateQueries({ queryKey: ['admin', 'students'] })
+      void qc.invalidateQueries({ queryKey: groupKeys.students })
     },
   })
 }

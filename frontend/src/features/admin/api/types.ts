@@ -51,7 +51,12 @@ export const groupKeys = {
   activeStudents: ['admin', 'groups', 'active', 'students'] as const,
   history: ['admin', 'groups', 'history'] as const,
   one: (id: string) => ['admin', 'groups', 'one', id] as const,
+  students: ['admin', 'students'] as const,
   search: (q: string) => ['admin', 'students', 'search', q] as const,
+}
+
+export const reportKeys = {
+  one: (groupId: string) => ['admin', 'reports', groupId] as const,
 }
 
 // Case bank and configuration (docs/api-simulator.md, "Tutor side").

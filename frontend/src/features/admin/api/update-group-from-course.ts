@@ -11,7 +11,7 @@ export function useUpdateGroupFromCourse() {
     mutationFn: updateGroupFromCourse,
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: groupKeys.all })
-      void qc.invalidateQueries({ queryKey: ['admin', 'students'] })
+      void qc.invalidateQueries({ queryKey: groupKeys.students })
     },
   })
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { attemptKeys } from '@/lib/attempts'
 import type { Criterion, Rubric } from '@/types/api'
 import { configKeys, type DegreeConfig } from './types'
 
@@ -16,7 +17,7 @@ export function useUpdateRubric() {
     onSuccess: (r) => qc.setQueryData<DegreeConfig>(configKeys.one(r.degreeId), (old) => (old ? { ...old, rubric: r } : old)),
     onSettled: () => {
       void qc.invalidateQueries({ queryKey: configKeys.all })
-      void qc.invalidateQueries({ queryKey: ['rubric'] })
+      void qc.invalidateQueries({ queryKey: attemptKeys.rubrics })
     },
   })
 }

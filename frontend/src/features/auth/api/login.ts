@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { isUserData } from '@/lib/config'
 import { api } from '@/lib/api-client'
 import { sessionQueryKey, type Session } from './get-session'
 
@@ -44,7 +45,7 @@ export const login = async (input: LoginInput) => {
 function useSignedIn() {
   const qc = useQueryClient()
   return (session: Session) => {
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'config' })
+    qc.removeQueries({ predicate: isUserData })
     qc.setQueryData(sessionQueryKey, { user: session.user, access: session.access })
   }
 }

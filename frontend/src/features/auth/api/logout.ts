@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { isUserData } from '@/lib/config'
 import { api } from '@/lib/api-client'
 import { clearLocalStorage } from '@/lib/storage'
 import { sessionQueryKey, type Session } from './get-session'
@@ -19,7 +20,7 @@ export function useLogout() {
     onSettled: async () => {
       clearLocalStorage()
       await clearMicrosoftCache()
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'config' })
+      qc.removeQueries({ predicate: isUserData })
       qc.setQueryData(sessionQueryKey, signedOut)
     },
   })

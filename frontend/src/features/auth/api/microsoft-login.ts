@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import type { MicrosoftConfig } from '@/lib/config'
+import { isUserData, type MicrosoftConfig } from '@/lib/config'
 import { sessionQueryKey, type Session } from './get-session'
 import { clearMicrosoftCache } from './msal-cache'
 
@@ -42,7 +42,7 @@ export function useMicrosoftLogin() {
   return useMutation({
     mutationFn: signInWithMicrosoft,
     onSuccess: (res) => {
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'config' })
+      qc.removeQueries({ predicate: isUserData })
       qc.setQueryData<Session>(sessionQueryKey, { user: res.user, access: res.access })
     },
   })

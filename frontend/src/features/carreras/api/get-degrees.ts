@@ -5,7 +5,9 @@ export type Degree = { id: string; nombre: string }
 
 export const getDegrees = () => api.get<Degree[]>('/api/degrees')
 
-export const degreesQueryOptions = () => queryOptions({ queryKey: ['degrees'], queryFn: getDegrees, staleTime: 5 * 60_000 })
+export const degreesQueryKey = ['degrees'] as const
+
+export const degreesQueryOptions = () => queryOptions({ queryKey: degreesQueryKey, queryFn: getDegrees, staleTime: 5 * 60_000 })
 
 export function useDegrees() {
   return useQuery(degreesQueryOptions())
