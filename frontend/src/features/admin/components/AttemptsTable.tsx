@@ -3,6 +3,7 @@ import { Table, rowClass } from '@/components/ui/Table'
 import type { AttemptSummary } from '@/types/api'
 import { modeName, statusName } from '@/lib/attempts'
 import { formatDateTime, formatScore } from '@/lib/format'
+import { adminPaths } from '../paths'
 
 const score = (s: number | null) => (s === null ? '—' : `${formatScore(s)} / 10`)
 
@@ -61,10 +62,7 @@ export function AttemptsTable({
               <td className="py-2 pr-4 tabular-nums">{a.graded ? score(a.tutorScore) : a.status === 'finished' ? 'Sin calificar' : '—'}</td>
             )}
             <td className="py-2">
-              <Link
-                to={`/admin/calificar/${encodeURIComponent(a.id)}`}
-                className="font-semibold whitespace-nowrap text-brand-700 underline"
-              >
+              <Link to={adminPaths.grade(a.id)} className="font-semibold whitespace-nowrap text-brand-700 underline">
                 {action}
                 <span className="sr-only">
                   {' '}

@@ -6,6 +6,7 @@ import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
 import { trendText } from '../lib/students'
 import { inputBase } from '@/components/ui/input'
+import { adminPaths } from '../paths'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }
@@ -150,7 +151,7 @@ export function MembersTable({
 function AttemptsLink({ id, children }: { id?: string; children: ReactNode }) {
   if (!id) return <>{children}</>
   return (
-    <Link to={`/admin/estudiantes/${encodeURIComponent(id)}`} className="font-medium text-brand-700 underline">
+    <Link to={adminPaths.student(id)} className="font-medium text-brand-700 underline">
       {children}
       <span className="sr-only">: ver intentos</span>
     </Link>

@@ -12,6 +12,7 @@ import { StudentAttemptsPage } from './StudentAttemptsPage'
 import { CasesPage } from './CasesPage'
 import { EditCasePage, NewCasePage } from './CaseEditPage'
 import { ConfigPage } from './ConfigPage'
+import { adminPaths } from '../paths'
 
 const tabs = [
   ['grupo', 'Grupo'],
@@ -55,7 +56,7 @@ export function AdminSection() {
             {tabs.map(([path, label]) => (
               <li key={path}>
                 <NavLink
-                  to={`/admin/${path}`}
+                  to={adminPaths.section(path)}
                   className={({ isActive }) =>
                     `flex items-center rounded-t-lg px-4 py-2.5 font-semibold whitespace-nowrap ${isActive ? 'bg-slate-50 text-brand-800' : 'text-white hover:bg-white/10'}`
                   }

@@ -17,12 +17,13 @@ import { useUpdateCase } from '../api/update-case'
 import { CaseForm, type CaseProblems } from '../components/CaseForm'
 import { emptyCaseDraft, problemsByField, toCaseBody, toCaseDraft, type CaseDraft } from '../lib/case-draft'
 import { ReviewNote } from '../components/ReviewNote'
+import { adminPaths } from '../paths'
 
 // listPath is the case list as the tutor left it (its filters), when known.
 function useListPath() {
   const state = useLocation().state as { list?: unknown } | null
   const search = typeof state?.list === 'string' && state.list.startsWith('?') ? state.list : ''
-  return `/admin/casos${search}`
+  return `${adminPaths.cases}${search}`
 }
 
 function BackLink() {

@@ -20,6 +20,7 @@ import { FileField } from '../components/FileField'
 import { ReviewNote } from '../components/ReviewNote'
 import { areaSuggestions, toCaseBody, toCaseDraft } from '../lib/case-draft'
 import { useDebounced } from '../lib/use-debounced'
+import { adminPaths } from '../paths'
 
 const IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
@@ -75,7 +76,7 @@ export function CasesPage() {
       <Card
         title="Banco de casos"
         actions={
-          <Link to="/admin/casos/nuevo" state={{ list: location.search }} className={buttonClass('primary')}>
+          <Link to={adminPaths.newCase} state={{ list: location.search }} className={buttonClass('primary')}>
             Nuevo caso
           </Link>
         }
@@ -265,11 +266,7 @@ function CaseRow({ c }: { c: Case }) {
     <li className="flex flex-wrap items-start justify-between gap-3 py-4">
       <div className="min-w-0 flex-1 basis-64">
         <h3 className="font-semibold text-slate-900">
-          <Link
-            to={`/admin/casos/${encodeURIComponent(c.id!)}`}
-            state={state}
-            className="text-brand-800 underline-offset-2 hover:underline"
-          >
+          <Link to={adminPaths.case(c.id!)} state={state} className="text-brand-800 underline-offset-2 hover:underline">
             {c.title}
           </Link>
         </h3>
@@ -284,12 +281,7 @@ function CaseRow({ c }: { c: Case }) {
         </p>
       </div>
       <div className="flex shrink-0 gap-2">
-        <Link
-          to={`/admin/casos/${encodeURIComponent(c.id!)}`}
-          state={state}
-          className={buttonClass('outline', 'px-4')}
-          aria-label={`Editar «${c.title}»`}
-        >
+        <Link to={adminPaths.case(c.id!)} state={state} className={buttonClass('outline', 'px-4')} aria-label={`Editar «${c.title}»`}>
           Editar
         </Link>
         <Button

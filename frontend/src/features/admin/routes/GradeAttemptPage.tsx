@@ -15,6 +15,7 @@ import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
 import { PageState } from '../components/PageState'
 import { ScoreSync } from '../components/ScoreSync'
+import { adminPaths } from '../paths'
 
 // GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
 // needs to grade one attempt, with the recordings beside the rubric.
@@ -23,11 +24,11 @@ export function GradeAttemptPage() {
   const q = useAttempt(attemptId)
   const back = (
     <p className="flex flex-wrap gap-x-6 gap-y-2">
-      <Link to="/admin/calificar" className="font-semibold text-brand-700 underline">
+      <Link to={adminPaths.grading} className="font-semibold text-brand-700 underline">
         ← Volver a Calificar
       </Link>
       {q.data && (
-        <Link to={`/admin/estudiantes/${encodeURIComponent(q.data.student.id)}`} className="font-semibold text-brand-700 underline">
+        <Link to={adminPaths.student(q.data.student.id)} className="font-semibold text-brand-700 underline">
           Intentos de {q.data.student.displayName || q.data.student.mail}
         </Link>
       )}

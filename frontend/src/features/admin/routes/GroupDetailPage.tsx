@@ -5,6 +5,7 @@ import { PageSpinner } from '@/components/ui/Spinner'
 import { useGroup } from '../api/get-groups'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
+import { adminPaths } from '../paths'
 
 // GroupDetailPage shows any of the tutor's groups, read-only.
 export function GroupDetailPage() {
@@ -16,7 +17,7 @@ export function GroupDetailPage() {
   return (
     <div className="space-y-6">
       <p>
-        <Link to="/admin/grupo" className="font-semibold text-brand-700 underline">
+        <Link to={adminPaths.group} className="font-semibold text-brand-700 underline">
           ← Volver a Grupo
         </Link>
       </p>

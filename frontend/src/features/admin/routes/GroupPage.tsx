@@ -18,6 +18,7 @@ import { CourseLoadCard, GroupCourseCard } from '../components/CoursePanels'
 import { FileField, ROSTER_MAX_BYTES } from '../components/FileField'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { RosterHelp } from '../components/RosterHelp'
+import { adminPaths } from '../paths'
 
 export function GroupPage() {
   const active = useActiveGroup()
@@ -36,7 +37,7 @@ export function GroupPage() {
           <Card title="Grupo activo" actions={<StatusBadge status={group.status} />}>
             <GroupSummary group={group} />
             <p className="mt-4">
-              <Link to="/admin/estudiantes" className="font-semibold text-brand-700 underline">
+              <Link to={adminPaths.students} className="font-semibold text-brand-700 underline">
                 Ver estudiantes del grupo
               </Link>
             </p>
@@ -138,7 +139,7 @@ function HistoryCard() {
             <span>
               {g.carreraNombre} · {g.estudiantes.length} estudiante(s) · {formatDate(g.createdAt)} – {formatDate(g.finalizedAt)}
             </span>
-            <Link to={`/admin/grupos/${g.id}`} className="font-semibold text-brand-700 underline">
+            <Link to={adminPaths.pastGroup(g.id)} className="font-semibold text-brand-700 underline">
               Ver grupo
             </Link>
           </li>

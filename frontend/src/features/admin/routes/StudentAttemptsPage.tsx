@@ -8,6 +8,7 @@ import { AttemptsTable } from '../components/AttemptsTable'
 import { PageState } from '../components/PageState'
 import { TrendLabel } from '../components/MembersTable'
 import { attemptStats } from '../lib/students'
+import { adminPaths } from '../paths'
 
 // StudentAttemptsPage is /admin/estudiantes/:id (the student's user id):
 // every attempt the student made in the tutor's groups, each openable to
@@ -22,7 +23,7 @@ export function StudentAttemptsPage() {
   const email = member?.email || q.data?.[0]?.student.mail || ''
   const back = (
     <p>
-      <Link to="/admin/estudiantes" className="font-semibold text-brand-700 underline">
+      <Link to={adminPaths.students} className="font-semibold text-brand-700 underline">
         ← Volver a Estudiantes
       </Link>
     </p>

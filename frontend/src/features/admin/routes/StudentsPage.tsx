@@ -12,6 +12,7 @@ import { useIssuePasswordReset } from '../api/issue-password-reset'
 import { useRemoveStudent } from '../api/remove-student'
 import type { Member } from '../api/types'
 import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
+import { adminPaths } from '../paths'
 
 // useResetPassword e-mails a student a reset link. The link goes only to
 // the student's own address: a tutor who saw it could choose the
@@ -75,7 +76,7 @@ export function StudentsPage() {
       return (
         <Notice>
           No hay grupo activo.{' '}
-          <Link to="/admin/grupo" className="font-semibold underline">
+          <Link to={adminPaths.group} className="font-semibold underline">
             Cargue un grupo
           </Link>{' '}
           para ver a sus estudiantes.
