@@ -886,11 +886,13 @@ func TestMockExamCannotBeRedrawnByAbandoning(t *testing.T) {
 func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	// An area of its own: six active cases and a retired one.
+	const areaOfItsOwn = "Derecho Aeronáutico"
+	// An area of its own, which the demo bank does not use: six active
+	// cases and a retired one.
 	active := map[string]bool{}
 	for i := range 7 {
-		body := newCaseBody(fmt.Sprintf("Caso de inquilinato %d", i+1))
-		body["area"] = "Inquilinato"
+		body := newCaseBody(fmt.Sprintf("Caso aeronáutico %d", i+1))
+		body["area"] = areaOfItsOwn
 		if i == 6 {
 			body["status"] = "retired"
 		}
@@ -907,7 +909,7 @@ func TestDrawAvoidsTheLastFiveCases(t *testing.T) {
 	}
 	draw := func() string {
 		e.clock.Advance(time.Second) // attempts ordered by server time
-		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": "Inquilinato"}, 201)
+		a := e.mustAttempt(studentInGrp, "POST", "/api/attempts", map[string]string{"mode": "entrenamiento", "area": areaOfItsOwn}, 201)
 		e.mustAttempt(studentInGrp, "POST", "/api/attempts/"+a.ID+"/abandon", nil, 200)
 		if !active[a.Case.ID] {
 			t.Fatalf("drew %s, not an active case of the area", a.Case.ID)
