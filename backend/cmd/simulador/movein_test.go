@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"cloud.google.com/go/firestore"
+
 	"github.com/utpl/simulador/backend/internal/auth"
 	"github.com/utpl/simulador/backend/internal/domain"
 	"github.com/utpl/simulador/backend/internal/gcloud"
@@ -27,25 +29,15 @@ func earlierAppOnEmulator(t *testing.T) string {
 	cliEnv(t)
 	t.Setenv("FIRESTORE_EMULATOR_HOST", host)
 	project := "demo-movein-" + strings.ToLower(rand.Text()[:8])
-	ctx := context.Background()
-	app, err := gcloud.NewApp(ctx, project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := app.Firestore(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	if err := earlierapp.Write(ctx, raw); err != nil {
+	if err := earlierapp.Write(context.Background(), earlierProject(t, project)); err != nil {
 		t.Fatal(err)
 	}
 	return project
 }
 
-// deleteEarlierDoc deletes a document of the earlier app's project, as an
-// operator would in the Firebase Console.
-func deleteEarlierDoc(t *testing.T, project, collection, id string) {
+// earlierProject is a Firestore client of the earlier app's project on the
+// emulator, as that app (or the Console) writes it, closed at the test's end.
+func earlierProject(t *testing.T, project string) *firestore.Client {
 	t.Helper()
 	ctx := context.Background()
 	app, err := gcloud.NewApp(ctx, project)
@@ -56,8 +48,15 @@ func deleteEarlierDoc(t *testing.T, project, collection, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer raw.Close()
-	if _, err := raw.Collection(collection).Doc(id).Delete(ctx); err != nil {
+	t.Cleanup(func() { raw.Close() })
+	return raw
+}
+
+// deleteEarlierDoc deletes a document of the earlier app's project, as an
+// operator would in the Firebase Console.
+func deleteEarlierDoc(t *testing.T, project, collection, id string) {
+	t.Helper()
+	if _, err := earlierProject(t, project).Collection(collection).Doc(id).Delete(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 }
