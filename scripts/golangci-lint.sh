@@ -14,4 +14,11 @@ if [[ ! -x "$bin" || "$root/tools/go.mod" -nt "$bin" || "$root/tools/go.sum" -nt
   (cd "$root/tools" && go build -o "$bin" github.com/golangci/golangci-lint/v2/cmd/golangci-lint)
 fi
 cd "$root/${LINT_MODULE:-.}"
+if [[ "${1:-}" == run ]]; then
+  # golangci-lint refuses to start while another run of the same user is
+  # going (one lock in the temporary folder): a lint in a second checkout
+  # would fail this one. Waiting for the lock instead costs only time.
+  shift
+  exec "$bin" run --allow-serial-runners --config "$root/.golangci.yml" "$@"
+fi
 exec "$bin" --config "$root/.golangci.yml" "$@"
