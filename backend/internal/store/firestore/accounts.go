@@ -101,23 +101,30 @@ func (s *Store) DeleteExpiredTokens(ctx context.Context, now time.Time) (int64, 
 }
 
 // deleteExpired deletes what the queries select (each already bounded by
-// .take(expiredBatch)), one transaction per round, until a round finds
-// fewer than expiredBatch documents. Every sweep of expired documents
-// (tokens, sessions, counters, LTI nonces) goes through it.
+// .take(expiredBatch)). Every sweep of expired documents (tokens,
+// sessions, counters, LTI nonces) goes through it.
 func (s *Store) deleteExpired(ctx context.Context, qs ...query) (int64, error) {
+	return s.sweep(ctx, func(t *txn, d doc) { t.delete(d.ref) }, qs...)
+}
+
+// sweep applies change to what the queries select, one transaction per
+// round, until a round finds fewer than expiredBatch documents: a change
+// must take the document out of the queries' selection, or the sweep
+// would find it again.
+func (s *Store) sweep(ctx context.Context, change func(*txn, doc), qs ...query) (int64, error) {
 	var total int64
 	for {
 		var n int
 		err := s.write(ctx, func(t *txn) error {
-			n = 0
+			n = 0 // a transaction that runs again starts the count again
 			docs, err := queryAll(ctx, t, qs)
 			if err != nil {
 				return err
 			}
 			for _, d := range docs {
-				t.delete(d.ref)
-				n++
+				change(t, d)
 			}
+			n = len(docs)
 			return nil
 		})
 		total += int64(n)

@@ -231,27 +231,9 @@ func (s *Store) FinishJob(ctx context.Context, id string, attempt int, status, l
 }
 
 func (s *Store) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int
-		err := s.write(ctx, func(t *txn) error {
-			n = 0
-			docs, err := t.query(ctx, collection(colJobs).whereEq("status", domain.JobRunning).
-				with(cond{"lockedUntil", "<", now}).take(expiredBatch))
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				t.update(d, map[string]any{"status": domain.JobPending, "lockedUntil": nil, "updatedAt": ts(now)})
-				n++
-			}
-			return nil
-		})
-		total += int64(n)
-		if err != nil || n < expiredBatch {
-			return total, err
-		}
-	}
+	return s.sweep(ctx, func(t *txn, d doc) {
+		t.update(d, map[string]any{"status": domain.JobPending, "lockedUntil": nil, "updatedAt": ts(now)})
+	}, collection(colJobs).whereEq("status", domain.JobRunning).with(cond{"lockedUntil", "<", now}).take(expiredBatch))
 }
 
 func (s *Store) GetJob(ctx context.Context, id string) (domain.Job, error) {
