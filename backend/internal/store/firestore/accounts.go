@@ -55,21 +55,14 @@ func (s *Store) CreateToken(ctx context.Context, tok domain.OneTimeToken) error 
 }
 
 func (s *Store) GetToken(ctx context.Context, hash string) (domain.OneTimeToken, error) {
-	d, err := s.read().get(ctx, s.ref(colTokens, hash))
-	if err != nil {
-		return domain.OneTimeToken{}, err
-	}
-	return one(d, tokenFrom)
+	return getOne(ctx, s.read(), s.ref(colTokens, hash), tokenFrom)
 }
 
 func (s *Store) UseToken(ctx context.Context, hash string, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colTokens, hash))
+		d, err := t.existing(ctx, s.ref(colTokens, hash), "token")
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("token: %w", domain.ErrNotFound)
 		}
 		if d.data.time("usedAt") != (time.Time{}) {
 			return fmt.Errorf("token used: %w", domain.ErrConflict)
@@ -162,11 +155,7 @@ func mfaFrom(d doc) (domain.MFA, error) {
 }
 
 func (s *Store) GetMFA(ctx context.Context, userID string) (domain.MFA, error) {
-	d, err := s.read().get(ctx, s.ref(colMFA, userID))
-	if err != nil {
-		return domain.MFA{}, err
-	}
-	return one(d, mfaFrom)
+	return getOne(ctx, s.read(), s.ref(colMFA, userID), mfaFrom)
 }
 
 func (s *Store) PutMFA(ctx context.Context, m domain.MFA) error {
@@ -185,12 +174,9 @@ func (s *Store) DeleteMFA(ctx context.Context, userID string) error {
 
 func (s *Store) UseTOTPStep(ctx context.Context, userID string, step int64) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colMFA, userID))
+		d, err := t.existing(ctx, s.ref(colMFA, userID), "mfa of "+userID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("mfa of %s: %w", userID, domain.ErrNotFound)
 		}
 		if d.data.int("lastStep") >= step {
 			return fmt.Errorf("totp step %d already used: %w", step, domain.ErrConflict)
@@ -202,12 +188,9 @@ func (s *Store) UseTOTPStep(ctx context.Context, userID string, step int64) erro
 
 func (s *Store) UseRecoveryCode(ctx context.Context, userID, hash string, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colMFA, userID))
+		d, err := t.existing(ctx, s.ref(colMFA, userID), "mfa of "+userID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("mfa of %s: %w", userID, domain.ErrNotFound)
 		}
 		m, _ := mfaFrom(d)
 		for i, c := range m.RecoveryCodes {

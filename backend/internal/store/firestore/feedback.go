@@ -70,11 +70,7 @@ func (s *Store) PutTranscriptOver(ctx context.Context, tr domain.Transcript, ove
 }
 
 func (s *Store) GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error) {
-	d, err := s.read().get(ctx, s.transcriptRef(attemptID, recordingID))
-	if err != nil {
-		return domain.Transcript{}, err
-	}
-	return one(d, transcriptFrom)
+	return getOne(ctx, s.read(), s.transcriptRef(attemptID, recordingID), transcriptFrom)
 }
 
 func (s *Store) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
@@ -213,12 +209,9 @@ func (s *Store) ClaimJob(ctx context.Context, kind string, now, lease time.Time)
 
 func (s *Store) FinishJob(ctx context.Context, id string, attempt int, status, lastError string, retryAt, now time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colJobs, id))
+		d, err := t.existing(ctx, s.ref(colJobs, id), "job "+id)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("job %s: %w", id, domain.ErrNotFound)
 		}
 		if d.data.str("status") != domain.JobRunning || d.data.int("attempts") != int64(attempt) {
 			return fmt.Errorf("%w: job %s was claimed again after attempt %d", domain.ErrConflict, id, attempt)
@@ -237,9 +230,5 @@ func (s *Store) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64,
 }
 
 func (s *Store) GetJob(ctx context.Context, id string) (domain.Job, error) {
-	d, err := s.read().get(ctx, s.ref(colJobs, id))
-	if err != nil {
-		return domain.Job{}, err
-	}
-	return one(d, jobFrom)
+	return getOne(ctx, s.read(), s.ref(colJobs, id), jobFrom)
 }
