@@ -7,7 +7,7 @@ import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { Bound, DegreeConfig } from '../api/types'
 import { examLength, formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from '../lib/duration'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 type TimingKey = 'preparationSec' | 'presentationSec' | 'thinkSec' | 'answerSec' | 'closingSec'
 type Parts = { min: string; sec: string }
