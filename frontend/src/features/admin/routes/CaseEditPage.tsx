@@ -17,7 +17,7 @@ import { useUpdateCase } from '../api/update-case'
 import { CaseForm, type CaseProblems } from '../components/CaseForm'
 import { emptyCaseDraft, problemsByField, toCaseBody, toCaseDraft, type CaseDraft } from '../lib/case-draft'
 import { ReviewNote } from '../components/ReviewNote'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // listPath is the case list as the tutor left it (its filters), when known.
 function useListPath() {

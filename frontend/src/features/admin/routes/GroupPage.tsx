@@ -18,7 +18,7 @@ import { CourseLoadCard, GroupCourseCard } from '../components/CoursePanels'
 import { FileField, ROSTER_MAX_BYTES } from '../components/FileField'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { RosterHelp } from '../components/RosterHelp'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 export function GroupPage() {
   const active = useActiveGroup()
