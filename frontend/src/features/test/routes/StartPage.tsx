@@ -7,7 +7,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useQueryClient } from '@tanstack/react-query'
-import { attemptKeys, difficultyName, modeName } from '@/lib/attempts'
+import { attemptKeys, difficultyName, examLength, modeName } from '@/lib/attempts'
 import type { Difficulty, Mode } from '@/types/api'
 import { isNoActiveGroup } from '@/lib/api-client'
 import { showApiError } from '@/lib/errors'
@@ -17,7 +17,7 @@ import { useOverview } from '../api/overview'
 import { DeviceCheck } from '../components/DeviceCheck'
 import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
 import { spokenDuration } from '../lib/clock'
-import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
+import { blueprintRows } from '../lib/timeline'
 import { inputBase } from '@/components/ui/input'
 
 const method = [
@@ -261,7 +261,7 @@ export function StartPage() {
                       ))}
                     </dl>
                     <p className="mt-2 text-sm text-slate-700">
-                      Total aproximado: {spokenDuration(blueprintTotalSec(o.blueprint))}, más la autoevaluación.
+                      Total aproximado: {spokenDuration(examLength(o.blueprint))}, más la autoevaluación.
                     </p>
                   </div>
 
