@@ -13,7 +13,7 @@ import { useLogin } from '../api/login'
 import { resetTokenFrom } from '../api/password-reset'
 import { CodeStep } from '../components/CodeStep'
 import { ResetPasswordForm } from '../components/ResetPasswordForm'
-import { useMicrosoftSignIn } from '../components/useMicrosoftSignIn'
+import { useMicrosoftSignIn } from '../lib/use-microsoft-sign-in'
 
 // LoginPage is /login: e-mail and password, then a code when the account
 // has two-step verification; the Microsoft button; and, when opened from
