@@ -19,7 +19,7 @@ import { inputClass } from '@/components/ui/input'
 import { FileField } from '../components/FileField'
 import { ReviewNote } from '../components/ReviewNote'
 import { areaSuggestions, toCaseBody, toCaseDraft } from '../lib/case-draft'
-import { useDebounced } from '../lib/use-debounced'
+import { useDebounced } from '@/lib/use-debounced'
 import { adminPaths } from '@/lib/paths'
 
 const IMPORT_MAX_BYTES = 8 * 1024 * 1024
