@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { inputClass } from '@/components/ui/input'
 import { Notice } from '@/components/ui/Notice'
 import { Field, FieldErrors, TextField } from '@/components/ui/TextField'
-import type { Degree } from '@/features/carreras/api/get-degrees'
+import type { Degree } from '@/lib/get-degrees'
 import { difficulties } from '@/lib/attempts'
 import {
   areaSuggestions,
