@@ -27,7 +27,7 @@ const featureDeps = {
   account: ['auth'],
   carreras: ['account', 'attempts', 'auth', 'test'],
   home: ['auth'],
-  admin: ['attempts', 'auth', 'carreras', 'transcripts'],
+  admin: ['attempts', 'auth', 'transcripts'],
 }
 
 const features = Object.keys(featureDeps)

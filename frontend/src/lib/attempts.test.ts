@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { scoreOf } from './attempts'
+import { examLength, scoreOf } from './attempts'
 
 // The default rubric's weights (docs/product.md, "Rubric and score").
 const rubric = {
@@ -32,5 +32,13 @@ describe('scoreOf', () => {
     ['6.975 rounds to 6.98', levels({ C1: 1, C2: 1, C3: 4, C5: 4, F2: 2, F3: 4, F4: 4, F5: 4 }), 6.98],
   ])('%s', (_, l, want) => {
     expect(scoreOf(rubric, l)).toBe(want)
+  })
+})
+
+describe('examLength', () => {
+  it('adds up every timed phase, each tribunal question twice', () => {
+    const b = { preparationSec: 1200, presentationSec: 600, questions: 3, thinkSec: 20, answerSec: 120, closingSec: 60 }
+    expect(examLength(b)).toBe(1200 + 600 + 3 * (20 + 120) + 60)
+    expect(examLength({ ...b, questions: 0 })).toBe(1860)
   })
 })

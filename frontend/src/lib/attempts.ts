@@ -1,6 +1,7 @@
 // What the app says about an attempt (Spanish names of phases, modes,
-// statuses and difficulties), its score, and its TanStack Query keys.
-import type { AttemptStatus, AttemptSummary, Difficulty, Levels, Mode, Phase, Rubric } from '@/types/api'
+// statuses and difficulties), its length and score, and its TanStack Query
+// keys.
+import type { AttemptStatus, AttemptSummary, Blueprint, Difficulty, Levels, Mode, Phase, Rubric } from '@/types/api'
 
 /** The difficulties in display order, with their Spanish names. */
 export const difficulties: { value: Difficulty; label: string }[] = [
@@ -43,6 +44,17 @@ export function phaseName(p: Pick<Phase, 'kind' | 'index'>): string {
 export const modeName = (m: Mode) => (m === 'simulacro' ? 'Simulacro' : 'Entrenamiento')
 
 export const statusName = (s: AttemptStatus) => ({ in_progress: 'En curso', finished: 'Terminado', abandoned: 'Abandonado' })[s]
+
+/**
+ * examLength is how long a whole attempt lasts with a blueprint, in
+ * seconds: every timed phase, each tribunal question twice (think, then
+ * answer). The self-assessment has no time limit and is not counted.
+ */
+export function examLength(
+  b: Pick<Blueprint, 'preparationSec' | 'presentationSec' | 'questions' | 'thinkSec' | 'answerSec' | 'closingSec'>,
+): number {
+  return b.preparationSec + b.presentationSec + b.questions * (b.thinkSec + b.answerSec) + b.closingSec
+}
 
 /** The mark a list shows: the tutor's when graded, else the student's own. */
 export const summaryScore = (a: Pick<AttemptSummary, 'tutorScore' | 'selfScore'>) => a.tutorScore ?? a.selfScore

@@ -1,10 +1,11 @@
 import { NavLink } from 'react-router-dom'
+import { paths } from '@/lib/paths'
 
 const tabs = [
-  ['/auth/carreras', 'Carreras'],
-  ['/auth/historial', 'Historial'],
-  ['/auth/rubrica', 'Rúbrica'],
-  ['/auth/cuenta', 'Mi cuenta'],
+  [paths.carreras, 'Carreras'],
+  [paths.historial, 'Historial'],
+  [paths.rubrica, 'Rúbrica'],
+  [paths.cuenta, 'Mi cuenta'],
 ] as const
 
 // AuthNav is the sub-navigation of the /auth pages, drawn as tabs at the

@@ -9,3 +9,9 @@ export const inputClass = `mt-1 block w-full ${inputBase} px-3 py-2 aria-[invali
 
 // focusRing: the brand-coloured focus of the sign-in and account fields.
 export const focusRing = 'focus:border-brand-600 focus:ring-2 focus:ring-brand-200 focus:outline-none'
+
+// signInInputClass: the sign-in forms' fields (/login), a little taller.
+export const signInInputClass = `mt-1 block w-full ${inputBase} px-3 py-2.5 shadow-sm ${focusRing}`
+
+// accountInputClass: the account page's fields, no wider than a password needs.
+export const accountInputClass = `mt-1 block w-full max-w-sm ${inputBase} px-3 py-2 ${focusRing}`

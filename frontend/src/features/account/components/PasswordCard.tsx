@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
+import { accountInputClass } from '@/components/ui/input'
+import { TextField } from '@/components/ui/TextField'
 import { showError, showSuccess } from '@/lib/dialogs'
 import { useChangePassword } from '../api/change-password'
 import { showApiError } from './errors'
-import { TextField } from './TextField'
 
 // PasswordCard changes the user's password: the current one, the new one
 // twice. The other sessions end; this one stays.
@@ -58,6 +59,7 @@ export function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
       <form onSubmit={onSubmit} className="space-y-4">
         <p className="text-slate-700">Al cambiarla se cierran sus sesiones en otros dispositivos; esta sesión sigue abierta.</p>
         <TextField
+          className={accountInputClass}
           label="Contraseña actual"
           type="password"
           autoComplete="current-password"
@@ -65,6 +67,7 @@ export function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
           onChange={(e) => setCurrent(e.target.value)}
         />
         <TextField
+          className={accountInputClass}
           label="Nueva contraseña"
           hint="Al menos 8 caracteres; no use una contraseña común ni su correo."
           type="password"
@@ -73,6 +76,7 @@ export function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
           onChange={(e) => setNext(e.target.value)}
         />
         <TextField
+          className={accountInputClass}
           label="Repita la nueva contraseña"
           type="password"
           autoComplete="new-password"

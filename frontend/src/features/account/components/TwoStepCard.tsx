@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
+import { accountInputClass } from '@/components/ui/input'
+import { TextField } from '@/components/ui/TextField'
 import { showError, showSuccess } from '@/lib/dialogs'
 import { useConfirmTotp } from '../api/confirm-totp'
 import { useDisableTotp } from '../api/disable-totp'
 import { useStartTotp } from '../api/start-totp'
 import type { Account, TotpSetup } from '../api/types'
 import { showApiError } from './errors'
-import { TextField } from './TextField'
 
 /** groups splits a secret into groups of four, easier to copy by hand. */
 function groups(secret: string) {
@@ -55,6 +56,7 @@ function Start({ onStarted }: { onStarted: (s: TotpSetup) => void }) {
         Authenticator, Google Authenticator u otra). Así, quien conozca su contraseña no podrá entrar sin su teléfono.
       </p>
       <TextField
+        className={accountInputClass}
         label="Contraseña actual"
         type="password"
         autoComplete="current-password"
@@ -103,6 +105,7 @@ function Confirm({ setup, onConfirmed, onCancel }: { setup: TotpSetup; onConfirm
         </code>
       </p>
       <TextField
+        className={accountInputClass}
         label="Código de 6 dígitos"
         inputMode="numeric"
         autoComplete="one-time-code"
@@ -180,13 +183,20 @@ function Enabled({ left }: { left: number }) {
       <form onSubmit={onSubmit} className="space-y-4">
         <p className="text-slate-700">Para desactivarla escriba su contraseña y un código de la aplicación (o uno de recuperación).</p>
         <TextField
+          className={accountInputClass}
           label="Contraseña actual"
           type="password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <TextField label="Código de verificación" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        <TextField
+          className={accountInputClass}
+          label="Código de verificación"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
         <Button type="submit" variant="danger" disabled={disable.isPending}>
           Desactivar
         </Button>

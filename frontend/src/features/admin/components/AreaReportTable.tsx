@@ -1,8 +1,6 @@
 import { Table, rowClass } from '@/components/ui/Table'
-import { formatScore } from '@/lib/format'
+import { formatPercent, formatScore } from '@/lib/format'
 import type { AreaReport } from '../api/get-report'
-
-const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)} %`)
 
 // AreaReportTable is the group's results per area of law, the weakest
 // first, with the key points its transcripts leave out most: what the
@@ -21,7 +19,7 @@ export function AreaReportTable({ areas }: { areas: AreaReport[] }) {
           </th>
           <td className="py-2 pr-4 tabular-nums">{a.finished}</td>
           <td className="py-2 pr-4 tabular-nums">{a.average === null ? '—' : `${formatScore(a.average)} / 10`}</td>
-          <td className="py-2 pr-4 tabular-nums">{pct(a.passRate)}</td>
+          <td className="py-2 pr-4 tabular-nums">{formatPercent(a.passRate)}</td>
           <td className="py-2">
             {a.heard === 0 ? (
               <span className="text-slate-600">Sin transcripciones</span>

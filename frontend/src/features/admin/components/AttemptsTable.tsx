@@ -3,7 +3,7 @@ import { Table, rowClass } from '@/components/ui/Table'
 import type { AttemptSummary } from '@/types/api'
 import { modeName, statusName } from '@/lib/attempts'
 import { formatDateTime, formatScore } from '@/lib/format'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 const score = (s: number | null) => (s === null ? '—' : `${formatScore(s)} / 10`)
 

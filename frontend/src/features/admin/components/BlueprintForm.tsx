@@ -1,13 +1,14 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import type { Blueprint, Mode } from '@/types/api'
+import { examLength } from '@/lib/attempts'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { Bound, DegreeConfig } from '../api/types'
-import { examLength, formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from '../lib/duration'
+import { formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from '../lib/duration'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 type TimingKey = 'preparationSec' | 'presentationSec' | 'thinkSec' | 'answerSec' | 'closingSec'
 type Parts = { min: string; sec: string }

@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
+import { inputClass } from '@/components/ui/input'
 import { Notice } from '@/components/ui/Notice'
-import type { Degree } from '@/features/carreras/api/get-degrees'
+import { Field, FieldErrors, TextField } from '@/components/ui/TextField'
+import type { Degree } from '@/lib/get-degrees'
 import { difficulties } from '@/lib/attempts'
 import {
   areaSuggestions,
@@ -11,8 +13,6 @@ import {
   type CaseDraft,
   type CaseField,
 } from '../lib/case-draft'
-import { inputClass } from '@/components/ui/input'
-import { Field, FieldErrors } from './fields'
 import { LegalBasesEditor } from './LegalBasesEditor'
 import { ListEditor } from './ListEditor'
 
@@ -126,19 +126,14 @@ export function CaseForm({
         </Field>
       </div>
 
-      <Field label="Título" id={fieldId('title')} errors={problems.title}>
-        {({ id, describedBy, invalid }) => (
-          <input
-            id={id}
-            value={d.title}
-            maxLength={200}
-            onChange={(e) => set('title', e.target.value)}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Título"
+        id={fieldId('title')}
+        errors={problems.title}
+        value={d.title}
+        maxLength={200}
+        onChange={(e) => set('title', e.target.value)}
+      />
 
       <fieldset
         id={fieldId('difficulty')}

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
-import { useDegrees } from '@/features/carreras/api/get-degrees'
+import { useDegrees } from '@/lib/get-degrees'
 import { ApiError } from '@/lib/api-client'
 import { closeDialog, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
@@ -11,6 +11,7 @@ import { useLinkColumn } from '../api/link-column'
 import { useLoadGroupFromCourse } from '../api/load-group-from-course'
 import { useUpdateGroupFromCourse } from '../api/update-group-from-course'
 import type { LeftStudent, LtiCourse, LtiCourses, Omitted } from '../api/lti-types'
+import { loadGroupWithDialogs } from '../lib/group-load-dialogs'
 import { inputClass } from '@/components/ui/input'
 
 const fold = (s: string) =>
@@ -46,16 +47,10 @@ export function CourseLoadCard({ courses }: { courses: LtiCourse[] }) {
     e.preventDefault()
     if (!course) return
     if (!course.roster) return void showError('Error', 'La plataforma no ofrece la lista de participantes de este curso.')
-    void showLoading('Cargando grupo', 'Por favor espere...')
-    try {
-      const res = await load.mutateAsync({ courseId: course.id, degree: chosen })
-      setOmitted(res.omitted)
-      if (res.skipped) await closeDialog()
-      else await showSuccess('Grupo cargado', 'El grupo se ha cargado correctamente')
-    } catch (err) {
-      await closeDialog()
-      await showApiError(err)
-    }
+    await loadGroupWithDialogs(
+      () => load.mutateAsync({ courseId: course.id, degree: chosen }),
+      (res) => setOmitted(res.omitted),
+    )
   }
 
   return (

@@ -7,7 +7,7 @@ import { showApiError } from '@/lib/errors'
 import { useUpdateBlueprint } from '../api/update-blueprint'
 import type { DegreeConfig } from '../api/types'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 // DifficultyMixForm edits how a Simulacro's draw weighs the difficulties:
 // percentages that sum to 100, saved with the degree's blueprint.

@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import type { DraftLegalBase } from '../lib/case-draft'
 import { useRowFocus } from '../lib/use-row-focus'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 // The canonical names of the server's norms catalogue (backend/internal/norms),
 // as the bank stores them and the citation matcher reads them.

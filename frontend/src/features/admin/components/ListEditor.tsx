@@ -3,7 +3,7 @@ import { Button } from '@/components/ui/Button'
 import { oneLine } from '../lib/case-draft'
 import { useRowFocus } from '../lib/use-row-focus'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 // ListEditor edits a list of one-line texts (questions, key points): one
 // row per item, each removable, and a button to add another.

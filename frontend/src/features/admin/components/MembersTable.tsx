@@ -6,7 +6,7 @@ import { formatDateTime, formatScore } from '@/lib/format'
 import type { Member } from '../api/types'
 import { trendText } from '../lib/students'
 import { inputBase } from '@/components/ui/input'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 const trendStyle: Record<string, string> = { sube: 'text-green-800', baja: 'text-red-800', estable: 'text-slate-800' }
 const trendArrow: Record<string, string> = { sube: '↑', baja: '↓', estable: '→' }

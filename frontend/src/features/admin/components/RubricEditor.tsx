@@ -18,7 +18,7 @@ import {
   type RubricDraft,
 } from '../lib/rubric-draft'
 import { inputClass } from '@/components/ui/input'
-import { FieldErrors } from './fields'
+import { FieldErrors } from '@/components/ui/TextField'
 
 const MAX_CRITERIA = 20
 const levelNames: Record<number, string> = { 4: 'Excelente', 3: 'Satisfactorio', 2: 'En desarrollo', 1: 'Insuficiente' }

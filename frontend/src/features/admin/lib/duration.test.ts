@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { examLength, formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from './duration'
+import { formatDuration, joinSeconds, outOfBounds, rangeText, splitSeconds } from './duration'
 
 describe('duration', () => {
   it('splits and joins minutes and seconds', () => {
@@ -32,13 +32,5 @@ describe('duration', () => {
     expect(outOfBounds(3630, b)).toBe('Debe estar entre 10 min y 60 min.')
     expect(outOfBounds(599, b)).toBe('Debe estar entre 10 min y 60 min.')
     expect(outOfBounds(Number.NaN, { min: 1, max: 5 }, 'count')).toBe('Debe estar entre 1 y 5.')
-  })
-})
-
-describe('examLength', () => {
-  it('adds up every phase, each question twice', () => {
-    expect(examLength({ preparationSec: 1200, presentationSec: 600, questions: 3, thinkSec: 20, answerSec: 120, closingSec: 60 })).toBe(
-      2280,
-    )
   })
 })

@@ -42,15 +42,3 @@ export function outOfBounds(value: number, bound: Bound, unit: 'seconds' | 'coun
   if (!Number.isFinite(value) || value < bound.min || value > bound.max) return `Debe estar ${rangeText(bound, unit)}.`
   return null
 }
-
-/** examLength is how long a whole attempt lasts with a blueprint, in seconds. */
-export function examLength(b: {
-  preparationSec: number
-  presentationSec: number
-  questions: number
-  thinkSec: number
-  answerSec: number
-  closingSec: number
-}): number {
-  return b.preparationSec + b.presentationSec + b.questions * (b.thinkSec + b.answerSec) + b.closingSec
-}

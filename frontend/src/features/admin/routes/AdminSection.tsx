@@ -12,15 +12,15 @@ import { StudentAttemptsPage } from './StudentAttemptsPage'
 import { CasesPage } from './CasesPage'
 import { EditCasePage, NewCasePage } from './CaseEditPage'
 import { ConfigPage } from './ConfigPage'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 const tabs = [
-  ['grupo', 'Grupo'],
-  ['estudiantes', 'Estudiantes'],
-  ['calificar', 'Calificar'],
-  ['casos', 'Banco de casos'],
-  ['configuracion', 'Configuración'],
-  ['reportes', 'Reportes'],
+  [adminPaths.group, 'Grupo'],
+  [adminPaths.students, 'Estudiantes'],
+  [adminPaths.grading, 'Calificar'],
+  [adminPaths.cases, 'Banco de casos'],
+  [adminPaths.config, 'Configuración'],
+  [adminPaths.reports, 'Reportes'],
 ] as const
 
 // PendingCount shows, beside Calificar, how many attempts wait for a grade.
@@ -53,16 +53,16 @@ export function AdminSection() {
       <PageHeader title="Administrador" subtitle="Gestione su grupo de estudiantes, califique y configure el simulador.">
         <nav ref={nav} aria-label="Secciones del administrador" className="mt-6 -mb-10 overflow-x-auto">
           <ul className="flex gap-1">
-            {tabs.map(([path, label]) => (
-              <li key={path}>
+            {tabs.map(([to, label]) => (
+              <li key={to}>
                 <NavLink
-                  to={adminPaths.section(path)}
+                  to={to}
                   className={({ isActive }) =>
                     `flex items-center rounded-t-lg px-4 py-2.5 font-semibold whitespace-nowrap ${isActive ? 'bg-slate-50 text-brand-800' : 'text-white hover:bg-white/10'}`
                   }
                 >
                   {label}
-                  {path === 'calificar' && <PendingCount />}
+                  {to === adminPaths.grading && <PendingCount />}
                 </NavLink>
               </li>
             ))}
@@ -82,7 +82,7 @@ export function AdminSection() {
           <Route path="configuracion" element={<ConfigPage />} />
           <Route path="reportes" element={<ReportsPage />} />
           <Route path="grupos/:id" element={<GroupDetailPage />} />
-          <Route path="*" element={<Navigate to="grupo" replace />} />
+          <Route path="*" element={<Navigate to={adminPaths.group} replace />} />
         </Routes>
       </div>
     </>

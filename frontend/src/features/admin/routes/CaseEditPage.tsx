@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
-import { useDegrees, type Degree } from '@/features/carreras/api/get-degrees'
+import { useDegrees, type Degree } from '@/lib/get-degrees'
 import { ApiError } from '@/lib/api-client'
 import { Button } from '@/components/ui/Button'
 import type { Case } from '@/types/api'
@@ -17,7 +17,7 @@ import { useUpdateCase } from '../api/update-case'
 import { CaseForm, type CaseProblems } from '../components/CaseForm'
 import { emptyCaseDraft, problemsByField, toCaseBody, toCaseDraft, type CaseDraft } from '../lib/case-draft'
 import { ReviewNote } from '../components/ReviewNote'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // listPath is the case list as the tutor left it (its filters), when known.
 function useListPath() {

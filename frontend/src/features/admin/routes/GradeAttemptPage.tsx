@@ -15,7 +15,7 @@ import { CaseDetails } from '../components/CaseDetails'
 import { GradeForm } from '../components/GradeForm'
 import { PageState } from '../components/PageState'
 import { ScoreSync } from '../components/ScoreSync'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // GradeAttemptPage is /admin/calificar/:attemptId: everything the tutor
 // needs to grade one attempt, with the recordings beside the rubric.

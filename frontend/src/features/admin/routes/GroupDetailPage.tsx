@@ -5,7 +5,7 @@ import { PageSpinner } from '@/components/ui/Spinner'
 import { useGroup } from '../api/get-groups'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // GroupDetailPage shows any of the tutor's groups, read-only.
 export function GroupDetailPage() {

@@ -18,7 +18,8 @@ import { CourseLoadCard, GroupCourseCard } from '../components/CoursePanels'
 import { FileField, ROSTER_MAX_BYTES } from '../components/FileField'
 import { GroupSummary, StatusBadge } from '../components/GroupSummary'
 import { RosterHelp } from '../components/RosterHelp'
-import { adminPaths } from '../paths'
+import { loadGroupWithDialogs } from '../lib/group-load-dialogs'
+import { adminPaths } from '@/lib/paths'
 
 export function GroupPage() {
   const active = useActiveGroup()
@@ -61,23 +62,11 @@ export function GroupPage() {
 function LoadGroupCard() {
   const [file, setFile] = useState<File | null>(null)
   const load = useLoadGroup()
-  // mutateAsync, not mutate: the card unmounts as soon as the new group is
-  // fetched, and the dialogs must still follow.
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!file) return void showError('Error', 'Seleccione un archivo .csv o .xlsx.')
     if (file.size > ROSTER_MAX_BYTES) return void showError('Error', 'El archivo supera el límite de 2 MB.')
-    void showLoading('Cargando grupo', 'Por favor espere...')
-    try {
-      const res = await load.mutateAsync(file)
-      // A load while a group is active is skipped silently (one active group
-      // per tutor).
-      if (res.skipped) await closeDialog()
-      else await showSuccess('Grupo cargado', 'El grupo se ha cargado correctamente')
-    } catch (err) {
-      await closeDialog()
-      await showApiError(err)
-    }
+    await loadGroupWithDialogs(() => load.mutateAsync(file))
   }
   return (
     <Card title="Cargar grupo">

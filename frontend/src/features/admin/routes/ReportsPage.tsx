@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api-client'
-import { formatDate, formatScore } from '@/lib/format'
+import { formatDate, formatPercent, formatScore } from '@/lib/format'
 import { useGroupHistory } from '../api/get-groups'
 import { exportUrl, useReport } from '../api/get-report'
 import { AreaReportTable } from '../components/AreaReportTable'
@@ -29,7 +29,6 @@ export function ReportsPage() {
     return <Notice tone={q.error instanceof ApiError && q.error.status === 404 ? 'info' : 'error'}>{msg}</Notice>
   }
   const { group, report: r } = q.data
-  const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 100)} %`)
   return (
     <div className="space-y-6">
       <Card
@@ -67,7 +66,7 @@ export function ReportsPage() {
               ['Intentos', String(r.attempts)],
               ['Terminados', String(r.finished)],
               ['Calificados', String(r.graded)],
-              ['Tasa de aprobación', pct(r.passRate)],
+              ['Tasa de aprobación', formatPercent(r.passRate)],
               ['Nota promedio', r.average === null ? '—' : `${formatScore(r.average)} / 10`],
             ] as const
           ).map(([k, v]) => (

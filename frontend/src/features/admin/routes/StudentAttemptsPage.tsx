@@ -8,7 +8,7 @@ import { AttemptsTable } from '../components/AttemptsTable'
 import { PageState } from '../components/PageState'
 import { TrendLabel } from '../components/MembersTable'
 import { attemptStats } from '../lib/students'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // StudentAttemptsPage is /admin/estudiantes/:id (the student's user id):
 // every attempt the student made in the tutor's groups, each openable to

@@ -12,7 +12,7 @@ import { useIssuePasswordReset } from '../api/issue-password-reset'
 import { useRemoveStudent } from '../api/remove-student'
 import type { Member } from '../api/types'
 import { InfoUnavailableNotice, MembersTable } from '../components/MembersTable'
-import { adminPaths } from '../paths'
+import { adminPaths } from '@/lib/paths'
 
 // useResetPassword e-mails a student a reset link. The link goes only to
 // the student's own address: a tutor who saw it could choose the

@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
+import { signInInputClass } from '@/components/ui/input'
+import { TextField } from '@/components/ui/TextField'
 import { ApiError } from '@/lib/api-client'
 import { showError } from '@/lib/dialogs'
 import { useLoginCode } from '../api/login'
-import { inputClass } from './inputClass'
 
 // CodeStep is the second step of a sign-in whose password was right: a
 // code from the authenticator app, or a recovery code. The server keeps
@@ -41,24 +42,16 @@ export function CodeStep({ onDone, onRestart }: { onDone: () => void; onRestart:
       <h2 id={`${id}-title`} className="text-lg font-bold text-brand-800">
         Verificación en dos pasos
       </h2>
-      <div>
-        <label htmlFor={id} className="block font-medium text-slate-800">
-          Código de verificación
-        </label>
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
-          Escriba el código de 6 dígitos de su aplicación de autenticación o uno de sus códigos de recuperación.
-        </p>
-        <input
-          id={id}
-          name="code"
-          autoComplete="one-time-code"
-          autoFocus
-          aria-describedby={`${id}-hint`}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          className={inputClass}
-        />
-      </div>
+      <TextField
+        className={signInInputClass}
+        label="Código de verificación"
+        hint="Escriba el código de 6 dígitos de su aplicación de autenticación o uno de sus códigos de recuperación."
+        name="code"
+        autoComplete="one-time-code"
+        autoFocus
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? 'Verificando…' : 'Verificar'}
       </Button>

@@ -1,9 +1,10 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
+import { signInInputClass } from '@/components/ui/input'
+import { TextField } from '@/components/ui/TextField'
 import { ApiError } from '@/lib/api-client'
 import { showError, showSuccess } from '@/lib/dialogs'
 import { useResetPassword } from '../api/password-reset'
-import { inputClass } from './inputClass'
 
 // ResetPasswordForm is what a reset link opens (/login#restablecer=TOKEN):
 // the student chooses a new password, once. Every session they had ends.
@@ -50,32 +51,22 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
       <p className="text-sm text-slate-700">
         Elija una contraseña de al menos 8 caracteres que no use en otros sitios. Al guardarla se cerrarán sus sesiones abiertas.
       </p>
-      <div>
-        <label htmlFor={`${id}-new`} className="block font-medium text-slate-800">
-          Nueva contraseña
-        </label>
-        <input
-          id={`${id}-new`}
-          type="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          className={inputClass}
-        />
-      </div>
-      <div>
-        <label htmlFor={`${id}-again`} className="block font-medium text-slate-800">
-          Repita la nueva contraseña
-        </label>
-        <input
-          id={`${id}-again`}
-          type="password"
-          autoComplete="new-password"
-          value={again}
-          onChange={(e) => setAgain(e.target.value)}
-          className={inputClass}
-        />
-      </div>
+      <TextField
+        className={signInInputClass}
+        label="Nueva contraseña"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <TextField
+        className={signInInputClass}
+        label="Repita la nueva contraseña"
+        type="password"
+        autoComplete="new-password"
+        value={again}
+        onChange={(e) => setAgain(e.target.value)}
+      />
       <Button type="submit" className="w-full" disabled={mutation.isPending}>
         {mutation.isPending ? 'Guardando…' : 'Guardar contraseña'}
       </Button>

@@ -1,7 +1,9 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { Button } from '@/components/ui/Button'
+import { signInInputClass } from '@/components/ui/input'
 import { PageHeader } from '@/components/ui/PageHeader'
+import { TextField } from '@/components/ui/TextField'
 import { ApiError } from '@/lib/api-client'
 import { showError } from '@/lib/dialogs'
 import { paths } from '@/lib/paths'
@@ -10,9 +12,8 @@ import { useSession } from '../api/get-session'
 import { useLogin } from '../api/login'
 import { resetTokenFrom } from '../api/password-reset'
 import { CodeStep } from '../components/CodeStep'
-import { inputClass } from '../components/inputClass'
 import { ResetPasswordForm } from '../components/ResetPasswordForm'
-import { useMicrosoftSignIn } from '../components/useMicrosoftSignIn'
+import { useMicrosoftSignIn } from '../lib/use-microsoft-sign-in'
 
 // LoginPage is /login: e-mail and password, then a code when the account
 // has two-step verification; the Microsoft button; and, when opened from
@@ -21,8 +22,6 @@ import { useMicrosoftSignIn } from '../components/useMicrosoftSignIn'
 // loading them on demand split the shared code into more chunks and cost
 // /inicio more than it saved.
 export function LoginPage() {
-  const emailId = useId()
-  const passwordId = useId()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [step, setStep] = useState<'password' | 'code'>('password')
@@ -86,35 +85,25 @@ export function LoginPage() {
           {other ?? (
             <>
               <form onSubmit={onSubmit} className="space-y-5">
-                <div>
-                  <label htmlFor={emailId} className="block font-medium text-slate-800">
-                    Correo Electrónico
-                  </label>
-                  <input
-                    id={emailId}
-                    name="email"
-                    type="email"
-                    autoComplete="email"
-                    inputMode="email"
-                    value={email}
-                    onChange={(e) => setEmail(e.target.value)}
-                    className={inputClass}
-                  />
-                </div>
-                <div>
-                  <label htmlFor={passwordId} className="block font-medium text-slate-800">
-                    Contraseña
-                  </label>
-                  <input
-                    id={passwordId}
-                    name="password"
-                    type="password"
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                    className={inputClass}
-                  />
-                </div>
+                <TextField
+                  className={signInInputClass}
+                  label="Correo Electrónico"
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  inputMode="email"
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
+                <TextField
+                  className={signInInputClass}
+                  label="Contraseña"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.target.value)}
+                />
                 <Button type="submit" className="w-full" disabled={login.isPending}>
                   {login.isPending ? 'Verificando…' : 'Continuar'}
                 </Button>

@@ -3,7 +3,7 @@ import { modeName, statusName, summaryScore } from '@/lib/attempts'
 import type { AttemptSummary } from '@/types/api'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { formatDateTime } from '@/lib/format'
-import { testPaths } from '@/features/test/paths'
+import { paths } from '@/lib/paths'
 
 // AttemptList lists attempts, newest first; each opens its result (or, in
 // progress, the attempt itself).
@@ -11,7 +11,7 @@ export function AttemptList({ attempts, passScore = 7 }: { attempts: AttemptSumm
   return (
     <ul className="divide-y divide-slate-200 rounded-xl bg-white ring-1 ring-slate-200">
       {attempts.map((a) => {
-        const to = a.status === 'in_progress' ? testPaths.attempt(a.id) : testPaths.result(a.id)
+        const to = a.status === 'in_progress' ? paths.attempt(a.id) : paths.result(a.id)
         return (
           <li key={a.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
             <div className="min-w-0">

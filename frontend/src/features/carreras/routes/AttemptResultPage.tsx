@@ -10,7 +10,7 @@ import { useAttempt } from '@/features/attempts/api/get-attempt'
 import { attemptKeys } from '@/lib/attempts'
 import { AttemptResult } from '@/features/attempts/components/AttemptResult'
 import { UploadStatusLine } from '@/features/test/components/UploadStatusLine'
-import { testPaths } from '@/features/test/paths'
+import { paths } from '@/lib/paths'
 import { resumeIfFree } from '@/features/test/lib/attempt-lock'
 import { pendingAttemptIds } from '@/features/test/recording/store'
 import { getUploadQueue, useUploadStatus } from '@/features/test/recording/uploader'
@@ -42,14 +42,14 @@ export function AttemptResultPage() {
         {a?.status === 'in_progress' && own && (
           <Notice tone="warn">
             <p>Este intento está en curso.</p>
-            <Link to={testPaths.attempt(a.id)} className={buttonClass('primary', 'mt-3')}>
+            <Link to={paths.attempt(a.id)} className={buttonClass('primary', 'mt-3')}>
               Continuar intento
             </Link>
           </Notice>
         )}
         {own && a && a.status !== 'in_progress' && <PendingUploads attemptId={a.id} />}
         {a && <AttemptResult attempt={a} canDelete={own} />}
-        <Link to={testPaths.historial} className="inline-block font-semibold text-brand-700 underline">
+        <Link to={paths.historial} className="inline-block font-semibold text-brand-700 underline">
           Volver al historial
         </Link>
       </div>

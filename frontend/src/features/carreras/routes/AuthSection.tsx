@@ -4,6 +4,7 @@ import { AttemptResultPage } from './AttemptResultPage'
 import { CarrerasPage } from './CarrerasPage'
 import { HistorialPage } from './HistorialPage'
 import { RubricaPage } from './RubricaPage'
+import { paths } from '@/lib/paths'
 
 // AuthSection is /auth: any signed-in user with a profile.
 export function AuthSection() {
@@ -14,7 +15,7 @@ export function AuthSection() {
       <Route path="historial/:id" element={<AttemptResultPage />} />
       <Route path="rubrica" element={<RubricaPage />} />
       <Route path="cuenta" element={<AccountPage />} />
-      <Route path="*" element={<Navigate to="carreras" replace />} />
+      <Route path="*" element={<Navigate to={paths.carreras} replace />} />
     </Routes>
   )
 }

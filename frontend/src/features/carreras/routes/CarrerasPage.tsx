@@ -8,10 +8,9 @@ import { useSession } from '@/features/auth/api/get-session'
 import { modeName } from '@/lib/attempts'
 import { useOverview } from '@/features/test/api/overview'
 import { PendingUploadsNotice } from '@/features/test/components/PendingUploadsNotice'
-import { testPaths } from '@/features/test/paths'
 import { formatScore } from '@/lib/format'
 import { paths } from '@/lib/paths'
-import { useDegrees } from '../api/get-degrees'
+import { useDegrees } from '@/lib/get-degrees'
 import { trendText, useProgress } from '../api/get-progress'
 import { AreaResultsTable } from '../components/AreaResultsTable'
 import { AttemptList } from '../components/AttemptList'
@@ -59,7 +58,7 @@ export function CarrerasPage() {
                 </div>
                 <div className="flex flex-wrap gap-3">
                   {overview.data?.inProgress && (
-                    <Link to={testPaths.attempt(overview.data.inProgress.id)} className={buttonClass('gold')}>
+                    <Link to={paths.attempt(overview.data.inProgress.id)} className={buttonClass('gold')}>
                       Continuar intento
                     </Link>
                   )}
@@ -105,7 +104,7 @@ export function CarrerasPage() {
               <h2 id="recientes" className="text-xl font-bold text-brand-800">
                 Intentos recientes
               </h2>
-              <Link to={testPaths.historial} className="font-semibold text-brand-700 underline">
+              <Link to={paths.historial} className="font-semibold text-brand-700 underline">
                 Ver todo el historial
               </Link>
             </div>

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router-dom'
 import { Button } from '@/components/ui/Button'
 import { useSession } from '@/features/auth/api/get-session'
-import { useMicrosoftSignIn } from '@/features/auth/components/useMicrosoftSignIn'
+import { useMicrosoftSignIn } from '@/features/auth/lib/use-microsoft-sign-in'
 import { useAppConfig } from '@/lib/config'
 import { paths } from '@/lib/paths'
 

@@ -18,7 +18,7 @@ import { usePhaseMove, type MoveKind } from '../lib/use-phase-move'
 import { useRecorderFollowsPhase, useRecordingController } from '../lib/use-phase-recording'
 import { useRunnerUploads } from '../lib/use-runner-uploads'
 import { speak } from '../recording/speech'
-import { testPaths } from '../paths'
+import { paths } from '@/lib/paths'
 import { notesToShow } from './NotesPad'
 import { PhaseTimeline } from './PhaseTimeline'
 import { RecordingPanel } from './RecordingPanel'
@@ -107,7 +107,7 @@ export function AttemptRunner({ a }: { a: Attempt }) {
         releaseMicrophone()
         forgetLocalNotes(a.id)
         setAttempt(next)
-        navigate(testPaths.result(a.id))
+        navigate(paths.result(a.id))
       } catch (e) {
         void showApiError(e, 'No se pudo abandonar el intento')
       }

@@ -5,7 +5,7 @@ import { RevealPanel } from '@/features/attempts/components/RevealPanel'
 import { ScoreBadge } from '@/features/attempts/components/ScoreBadge'
 import { askedCount } from '@/features/attempts/lib/follow-ups'
 import type { Attempt } from '@/types/api'
-import { testPaths } from '../paths'
+import { paths } from '@/lib/paths'
 import { getUploadQueue } from '../recording/uploader'
 import { PhaseTimeline } from './PhaseTimeline'
 import { UploadStatusLine } from './UploadStatusLine'
@@ -32,10 +32,10 @@ export function FinishedAttempt({ a }: { a: Attempt }) {
       </section>
       <UploadStatusLine queue={queue} />
       <div className="flex flex-wrap gap-3">
-        <Link to={testPaths.result(a.id)} className={buttonClass('primary')}>
+        <Link to={paths.result(a.id)} className={buttonClass('primary')}>
           Ver resultado
         </Link>
-        <Link to={testPaths.home} className={buttonClass('outline')}>
+        <Link to={paths.test} className={buttonClass('outline')}>
           Practicar de nuevo
         </Link>
       </div>

@@ -123,6 +123,3 @@ export function blueprintRows(b: Blueprint): BlueprintRow[] {
     { label: 'Alegato de cierre', seconds: b.closingSec },
   ]
 }
-
-export const blueprintTotalSec = (b: Blueprint) =>
-  b.preparationSec + b.presentationSec + b.questions * (b.thinkSec + b.answerSec) + b.closingSec

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PhaseRecorder, MAX_CHUNK_BYTES, resumePendingUploads } from './recorder'
 import { chunkBody, getRecording, listPendingChunks } from './store'
-import { fakeServer, freshStore, tick, until, useNodeBlob } from './test-helpers'
+import { fakeServer, freshStore, tick, until, useNodeBlob } from './recording.test-helper'
 import { UploadQueue } from './uploader'
 
 // jsdom has no MediaRecorder: this one emits the blobs a test tells it to,

@@ -17,7 +17,7 @@ import {
   snapshot,
   storageAvailable,
 } from './store'
-import { blob, fakeServer, freshStore, until, useNodeBlob } from './test-helpers'
+import { blob, fakeServer, freshStore, until, useNodeBlob } from './recording.test-helper'
 import { UploadQueue } from './uploader'
 
 // Storage under pressure: IndexedDB refusing writes (a full disk, a blocked

@@ -14,7 +14,7 @@ import {
   markStopped,
   pendingAttemptIds,
 } from './store'
-import { blob, freshStore, useNodeBlob } from './test-helpers'
+import { blob, freshStore, useNodeBlob } from './recording.test-helper'
 
 beforeAll(useNodeBlob)
 afterAll(() => vi.unstubAllGlobals())

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { act, renderHook } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { addRecording, appendChunk, getRecording, listPendingChunks, markStopped } from './store'
-import { apiError, blob, fakeServer, freshStore, tick, until, useNodeBlob } from './test-helpers'
+import { apiError, blob, fakeServer, freshStore, tick, until, useNodeBlob } from './recording.test-helper'
 import { UploadQueue, UploadStoppedError, getUploadQueue, useUploadStatus, type UploadError } from './uploader'
 
 const A = 'att-1'

@@ -11,7 +11,7 @@ import { useRunnerAttempt } from '../api/attempt-actions'
 import { AttemptRunner } from '../components/AttemptRunner'
 import { FinishedAttempt } from '../components/FinishedAttempt'
 import { useAttemptLock } from '../lib/attempt-lock'
-import { testPaths } from '../paths'
+import { paths } from '@/lib/paths'
 
 // AttemptPage is /test/intento/:id: it runs the attempt's phases as the
 // server states them, then shows the comparison with the case.
@@ -31,7 +31,7 @@ export function AttemptPage() {
         <PageHeader title="Simulador" />
         <div className="mx-auto max-w-6xl space-y-4 px-4 py-8 sm:px-6">
           <Notice tone="error">{notFound ? 'El intento no existe.' : `No se pudo cargar el intento. ${q.error?.message ?? ''}`}</Notice>
-          <Link to={testPaths.home} className={buttonClass('outline')}>
+          <Link to={paths.test} className={buttonClass('outline')}>
             Volver al simulador
           </Link>
         </div>
@@ -54,7 +54,7 @@ export function AttemptPage() {
         {a.status === 'in_progress' && session?.user && a.student.id !== session.user.id && (
           <div className="space-y-4">
             <Notice tone="info">Este intento es de {a.student.displayName || a.student.mail}; solo su estudiante puede realizarlo.</Notice>
-            <Link to={testPaths.result(a.id)} className={buttonClass('outline')}>
+            <Link to={paths.result(a.id)} className={buttonClass('outline')}>
               Ver el intento
             </Link>
           </div>
@@ -65,10 +65,10 @@ export function AttemptPage() {
           <div className="space-y-4">
             <Notice tone="warn">Este intento fue abandonado. Lo grabado hasta ese momento se conserva.</Notice>
             <div className="flex flex-wrap gap-3">
-              <Link to={testPaths.result(a.id)} className={buttonClass('outline')}>
+              <Link to={paths.result(a.id)} className={buttonClass('outline')}>
                 Ver el intento
               </Link>
-              <Link to={testPaths.home} className={buttonClass('primary')}>
+              <Link to={paths.test} className={buttonClass('primary')}>
                 Practicar de nuevo
               </Link>
             </div>

@@ -7,7 +7,7 @@ import { Notice } from '@/components/ui/Notice'
 import { PageHeader } from '@/components/ui/PageHeader'
 import { Spinner } from '@/components/ui/Spinner'
 import { useQueryClient } from '@tanstack/react-query'
-import { attemptKeys, difficultyName, modeName } from '@/lib/attempts'
+import { attemptKeys, difficultyName, examLength, modeName } from '@/lib/attempts'
 import type { Difficulty, Mode } from '@/types/api'
 import { isNoActiveGroup } from '@/lib/api-client'
 import { showApiError } from '@/lib/errors'
@@ -17,8 +17,7 @@ import { useOverview } from '../api/overview'
 import { DeviceCheck } from '../components/DeviceCheck'
 import { PendingUploadsNotice } from '../components/PendingUploadsNotice'
 import { spokenDuration } from '../lib/clock'
-import { blueprintRows, blueprintTotalSec } from '../lib/timeline'
-import { testPaths } from '../paths'
+import { blueprintRows } from '../lib/timeline'
 import { inputBase } from '@/components/ui/input'
 
 const method = [
@@ -81,7 +80,7 @@ export function StartPage() {
       qc.setQueryData(attemptKeys.one(a.id), a)
       void qc.invalidateQueries({ queryKey: ['exam', 'overview'] })
       // The attempt page shows why a directed draw chose this case.
-      navigate(testPaths.attempt(a.id), a.directed ? { state: { directedReason: a.directed.reason } } : undefined)
+      navigate(paths.attempt(a.id), a.directed ? { state: { directedReason: a.directed.reason } } : undefined)
     } catch (e) {
       setStarting(false)
       if (isNoActiveGroup(e)) {
@@ -105,7 +104,7 @@ export function StartPage() {
             <p className="mt-1">
               {modeName(o.inProgress.mode)} · {o.inProgress.caseTitle}. Termínelo o abandónelo antes de sortear otro caso.
             </p>
-            <Link to={testPaths.attempt(o.inProgress.id)} className={buttonClass('primary', 'mt-3')}>
+            <Link to={paths.attempt(o.inProgress.id)} className={buttonClass('primary', 'mt-3')}>
               Continuar intento
             </Link>
           </Notice>
@@ -131,7 +130,7 @@ export function StartPage() {
               </ol>
               <p className="mt-4 text-slate-700">
                 Al final se califica con la rúbrica de {o.degree.nombre}: contenido (70 puntos) y formalidades (30 puntos).{' '}
-                <Link to={testPaths.rubrica} className="font-semibold text-brand-700 underline hover:text-brand-800">
+                <Link to={paths.rubrica} className="font-semibold text-brand-700 underline hover:text-brand-800">
                   Lea la rúbrica
                 </Link>{' '}
                 para saber qué se evalúa.
@@ -262,7 +261,7 @@ export function StartPage() {
                       ))}
                     </dl>
                     <p className="mt-2 text-sm text-slate-700">
-                      Total aproximado: {spokenDuration(blueprintTotalSec(o.blueprint))}, más la autoevaluación.
+                      Total aproximado: {spokenDuration(examLength(o.blueprint))}, más la autoevaluación.
                     </p>
                   </div>
 

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router-dom'
+import { paths } from '@/lib/paths'
 import { AttemptPage } from './AttemptPage'
 import { StartPage } from './StartPage'
 
@@ -10,7 +11,7 @@ export function TestSection() {
     <Routes>
       <Route index element={<StartPage />} />
       <Route path="intento/:id" element={<AttemptPage />} />
-      <Route path="*" element={<Navigate to="/test" replace />} />
+      <Route path="*" element={<Navigate to={paths.test} replace />} />
     </Routes>
   )
 }

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { AppConfig } from '@/lib/config'
 import { consumeRedirect, saveRedirect } from '@/lib/storage'
-import { useMicrosoftSignIn } from './useMicrosoftSignIn'
+import { useMicrosoftSignIn } from './use-microsoft-sign-in'
 
 // The popup itself is MSAL's; here it hands back an ID token at once.
 vi.mock('../api/msal', () => ({ popupIdToken: vi.fn(async () => 'id-token') }))
