@@ -29,9 +29,13 @@ export function pickMimeType(): string | null {
 }
 
 // isWebm tells whether a MIME type is a WebM container (its duration must be
-// patched before playback, see RecordingPlayer).
+// written in before playback, see RecordingPlayer).
 export const isWebm = (mimeType: string) =>
   mimeType.toLowerCase().startsWith('audio/webm') || mimeType.toLowerCase().startsWith('video/webm')
+
+// isMp4 tells whether a MIME type is an MP4 container (Safari's takes: their
+// length is written in before playback, see RecordingPlayer).
+export const isMp4 = (mimeType: string) => /^(audio|video)\/mp4/i.test(mimeType)
 
 // fileExtension is the extension for a downloaded recording.
 export function fileExtension(mimeType: string): string {

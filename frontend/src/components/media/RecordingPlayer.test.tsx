@@ -7,6 +7,8 @@ import { RecordingPlayer, formatClock } from './RecordingPlayer'
 
 const seekableWebm = vi.hoisted(() => vi.fn((bytes: ArrayBuffer) => bytes))
 vi.mock('@/lib/seekable-webm', () => ({ seekableWebm }))
+const withMp4Duration = vi.hoisted(() => vi.fn((bytes: ArrayBuffer) => bytes))
+vi.mock('@/lib/seekable-mp4', () => ({ withMp4Duration }))
 
 const rec = (over: Partial<Recording> = {}): Recording => ({
   id: 'r-1',
@@ -28,6 +30,7 @@ describe('RecordingPlayer', () => {
   beforeEach(() => {
     created.length = 0
     seekableWebm.mockClear()
+    withMp4Duration.mockClear()
     revoke.mockClear()
     URL.createObjectURL = vi.fn(() => {
       created.push(`blob:test/${created.length}`)
@@ -61,11 +64,12 @@ describe('RecordingPlayer', () => {
     expect(revoke).toHaveBeenCalledWith('blob:test/0')
   })
 
-  it('does not touch MP4 (Safari) recordings', async () => {
+  it('writes the length into MP4 (Safari) recordings, not as WebM', async () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('mp4', { status: 200, headers: { 'Content-Type': 'audio/mp4' } }))
     render(<RecordingPlayer attemptId="a1" recording={rec({ mimeType: 'audio/mp4' })} label="Cierre" />)
     await screen.findByLabelText('Grabación: Cierre')
     expect(seekableWebm).not.toHaveBeenCalled()
+    expect(withMp4Duration).toHaveBeenCalledWith(expect.anything(), 23950)
     expect(screen.getByRole('link', { name: /Descargar/ })).toHaveAttribute('download', 'grabacion-r-1.m4a')
   })
 

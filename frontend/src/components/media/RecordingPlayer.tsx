@@ -1,7 +1,8 @@
 import { type Ref, useEffect, useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { api, ApiError } from '@/lib/api-client'
-import { fileExtension, isWebm } from '@/lib/mime'
+import { fileExtension, isMp4, isWebm } from '@/lib/mime'
+import { withMp4Duration } from '@/lib/seekable-mp4'
 import { seekableWebm } from '@/lib/seekable-webm'
 import type { Recording } from '@/types/api'
 
@@ -12,9 +13,10 @@ import type { Recording } from '@/types/api'
 // The media comes through the API client, so a 401 (the session ended)
 // refreshes the session as any other call does.
 //
-// MediaRecorder writes WebM without a duration, so a browser cannot seek in
-// it or show its length; the media is fetched whole and the duration the
-// recorder measured is written in (lib/seekable-webm.ts) before playback.
+// MediaRecorder writes WebM and MP4 without a duration, so a browser cannot
+// seek in them or show their length; the media is fetched whole and the
+// duration the recorder measured is written in (lib/seekable-webm.ts,
+// lib/seekable-mp4.ts) before playback.
 
 type State = { kind: 'loading' } | { kind: 'ready'; url: string; mimeType: string } | { kind: 'deleted' } | { kind: 'error' }
 
@@ -58,6 +60,7 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
         // recording's (WebM, MP4 or Ogg), whatever the response said.
         if (blob.type !== type) blob = new Blob([blob], { type })
         if (isWebm(type) && durationMs > 0) blob = new Blob([seekableWebm(await blob.arrayBuffer(), durationMs)], { type })
+        else if (isMp4(type) && durationMs > 0) blob = new Blob([withMp4Duration(await blob.arrayBuffer(), durationMs)], { type })
         if (!alive) return
         url = URL.createObjectURL(blob)
         settle({ kind: 'ready', url, mimeType: type })
