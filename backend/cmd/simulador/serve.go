@@ -85,7 +85,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if !webui.Built() {
 		a.log.Warn("this binary was built without the frontend; run `make build`")
 	}
-	firstRunHint(ctx, a, stderr)
+	// The hint goes through the log's writer, which serializes every
+	// write to standard error: written beside it, it raced its flushes.
+	hintOut := stderr
+	if a.logs != nil {
+		hintOut = a.logs
+	}
+	firstRunHint(ctx, a, hintOut)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
