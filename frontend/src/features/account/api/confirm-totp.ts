@@ -4,7 +4,8 @@ import type { RecoveryCodes, TotpCodeRequest } from '@/types/api'
 import { accountKeys } from './types'
 
 /** Puts two-step verification in force; returns the recovery codes, shown once. */
-export const confirmTotp = (code: string) => api.post<RecoveryCodes>('/api/me/mfa/totp/confirm', { code } satisfies Partial<TotpCodeRequest>)
+export const confirmTotp = (code: string) =>
+  api.post<RecoveryCodes>('/api/me/mfa/totp/confirm', { code } satisfies Partial<TotpCodeRequest>)
 
 export function useConfirmTotp() {
   const qc = useQueryClient()

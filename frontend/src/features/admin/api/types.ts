@@ -2,16 +2,7 @@ import type { Difficulty } from '@/types/api'
 
 // The group, case bank and configuration endpoints' shapes are declared in
 // src/types/api.ts.
-export type {
-  BlueprintBounds,
-  Bound,
-  DegreeConfig,
-  Group,
-  GroupStatus,
-  GroupWithMembers,
-  ImportCasesResult,
-  Member,
-} from '@/types/api'
+export type { BlueprintBounds, Bound, DegreeConfig, Group, GroupStatus, GroupWithMembers, ImportCasesResult, Member } from '@/types/api'
 
 export const groupKeys = {
   all: ['admin', 'groups'] as const,
