@@ -52,6 +52,9 @@ function typeScriptShapes(): Map<string, TsField[]> {
   return shapes
 }
 
+// A request body's type is named ...Request or ...Input.
+const isRequestBody = (name: string) => /(Request|Input)$/.test(name)
+
 describe('the API types match the Go DTOs', () => {
   const tsShapes = typeScriptShapes()
 
@@ -68,6 +71,15 @@ describe('the API types match the Go DTOs', () => {
       mine!.filter((f) => leftOut.includes(f.name) && !f.optional).map((f) => f.name),
       `${name}: fields to mark optional`,
     ).toEqual([])
+    // In an answer, a field the server always sends is not optional (a
+    // request body may leave out what the server reads as its zero value).
+    if (!isRequestBody(name)) {
+      const alwaysSent = go.filter((f) => !f.optional).map((f) => f.name)
+      expect(
+        mine!.filter((f) => alwaysSent.includes(f.name) && f.optional).map((f) => f.name),
+        `${name}: fields the server always sends, marked optional`,
+      ).toEqual([])
+    }
     // A field holding a nested shape holds the type of that name (and no
     // inline copy of it); a field holding none holds no object type.
     const held = Object.fromEntries(mine!.map((f) => [f.name, f.holds]))

@@ -116,8 +116,8 @@ export type Recording = {
   complete: boolean
   deleted: boolean
   createdAt: string
-  late?: boolean // the server registered it after its phase ended
-  transcript?: Transcript | null
+  late: boolean // the server registered it after its phase ended
+  transcript: Transcript | null
 }
 
 export type Person = { id: string; mail: string; displayName: string }
@@ -146,7 +146,7 @@ export type Attempt = {
   createdAt: string
   finishedAt: string | null
   /** The automatic evidence, once the attempt is finished. */
-  evidence?: Evidence | null
+  evidence: Evidence | null
   /** Only on the answer to a directed training start: where the draw aimed and why. */
   directed?: DirectedDraw
 }
@@ -540,4 +540,4 @@ export type MicrosoftConfig = {
 /** Whether the server can e-mail password-reset links. */
 export type MailConfig = { enabled: boolean }
 
-export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig; mail?: MailConfig }
+export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig; mail: MailConfig }
