@@ -81,4 +81,3 @@ func TestNestedStructsAreNamedShapes(t *testing.T) {
 		t.Fatal("one Go type under two names was accepted")
 	}
 }
-

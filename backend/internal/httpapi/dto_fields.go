@@ -113,6 +113,10 @@ func APIShapes() map[string]any {
 		"MicrosoftConfig": microsoftConfigDTO{},
 		"MailConfig":      mailConfigDTO{},
 
+		// Every error answer.
+		"ErrorBody":    errorBody{},
+		"ErrorPayload": errorPayload{},
+
 		// Request bodies.
 		"LoginRequest":          loginRequest{},
 		"LoginCodeRequest":      loginCodeRequest{},

@@ -234,6 +234,10 @@ export type Evidence = {
 /** Whether a case key point was found in the speech. */
 export type KeyPointStatus = { text: string; covered: boolean }
 
+/** Every error answer's body: a stable code, a Spanish message and, for some codes, details (the problems of a file or form). */
+export type ErrorBody = { error: ErrorPayload }
+export type ErrorPayload = { code: string; message: string; details?: unknown }
+
 // The case bank and a degree's configuration (the tutor's side).
 
 export type ImportCasesResult = { created: number; updated: number }
