@@ -255,9 +255,18 @@ func (s *summary) judge(o options) {
 		add("5xx without Retry-After", strconv.Itoa(s.Status500), "0", s.Status500 == 0)
 		add("429/503 without Retry-After", strconv.Itoa(s.ShedNoRetry), "0", s.ShedNoRetry == 0)
 		add("other errors", strconv.Itoa(s.Errors-s.Status500-s.ShedNoRetry), "0", s.Errors-s.Status500-s.ShedNoRetry == 0)
-		add("sign-in p99 (retries included)", fmt.Sprintf("%.0f ms", s.SignInMs.P99), "< 10000 ms", s.SignedIn == s.Students && s.SignInMs.P99 < 10000)
-		add("chunk p99 after the sign-in wave", fmt.Sprintf("%.1f ms (%d chunks)", s.ChunkAfterMs.P99, s.ChunksAfter), "< 100 ms",
-			s.ChunksAfter > 0 && s.ChunkAfterMs.P99 < 100)
+		// With a flood the budgets are the flood variant's: the flooding
+		// clients run on the same cores as the server and the students, so
+		// the wave is slower; what must hold is that everyone gets in and
+		// the owner's sign-ins all succeed (checked below).
+		signInMs, chunkMs, variant := 10000.0, 100.0, ""
+		if o.flood > 0 {
+			signInMs, chunkMs, variant = 30000, 250, " (flood variant)"
+		}
+		add("sign-in p99 (retries included)", fmt.Sprintf("%.0f ms", s.SignInMs.P99), fmt.Sprintf("< %.0f ms%s", signInMs, variant),
+			s.SignedIn == s.Students && s.SignInMs.P99 < signInMs)
+		add("chunk p99 after the sign-in wave", fmt.Sprintf("%.1f ms (%d chunks)", s.ChunkAfterMs.P99, s.ChunksAfter), fmt.Sprintf("< %.0f ms%s", chunkMs, variant),
+			s.ChunksAfter > 0 && s.ChunkAfterMs.P99 < chunkMs)
 		rss(300)
 	}
 	if f := s.Flood; f != nil {

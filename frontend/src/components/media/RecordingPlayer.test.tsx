@@ -5,8 +5,8 @@ import { setStaleSessionHandler } from '@/lib/api-client'
 import type { Recording } from '@/types/api'
 import { RecordingPlayer, formatClock } from './RecordingPlayer'
 
-const fixWebmDuration = vi.hoisted(() => vi.fn(async (blob: Blob) => blob))
-vi.mock('fix-webm-duration', () => ({ default: fixWebmDuration }))
+const seekableWebm = vi.hoisted(() => vi.fn((bytes: ArrayBuffer) => bytes))
+vi.mock('@/lib/seekable-webm', () => ({ seekableWebm }))
 
 const rec = (over: Partial<Recording> = {}): Recording => ({
   id: 'r-1',
@@ -29,7 +29,7 @@ describe('RecordingPlayer', () => {
 
   beforeEach(() => {
     created.length = 0
-    fixWebmDuration.mockClear()
+    seekableWebm.mockClear()
     revoke.mockClear()
     URL.createObjectURL = vi.fn(() => {
       created.push(`blob:test/${created.length}`)
@@ -52,7 +52,7 @@ describe('RecordingPlayer', () => {
     expect(audio).toHaveAttribute('preload', 'metadata')
     expect(audio).toHaveAttribute('controls')
     expect(f).toHaveBeenCalledWith('/api/attempts/a%201/recordings/r-1/media', expect.objectContaining({ credentials: 'same-origin' }))
-    expect(fixWebmDuration).toHaveBeenCalledWith(expect.anything(), 23950, { logger: false })
+    expect(seekableWebm).toHaveBeenCalledWith(expect.any(ArrayBuffer), 23950)
 
     const link = screen.getByRole('link', { name: /Descargar/ })
     expect(link).toHaveAttribute('href', 'blob:test/0')
@@ -67,7 +67,7 @@ describe('RecordingPlayer', () => {
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('mp4', { status: 200, headers: { 'Content-Type': 'audio/mp4' } }))
     render(<RecordingPlayer attemptId="a1" recording={rec({ mimeType: 'audio/mp4' })} label="Cierre" />)
     await screen.findByLabelText('Grabación: Cierre')
-    expect(fixWebmDuration).not.toHaveBeenCalled()
+    expect(seekableWebm).not.toHaveBeenCalled()
     expect(screen.getByRole('link', { name: /Descargar/ })).toHaveAttribute('download', 'grabacion-r-1.m4a')
   })
 

@@ -2,6 +2,7 @@ import { type Ref, useEffect, useState } from 'react'
 import { Button } from '@/components/ui/Button'
 import { api, ApiError } from '@/lib/api-client'
 import { fileExtension, isWebm } from '@/lib/mime'
+import { seekableWebm } from '@/lib/seekable-webm'
 import type { Recording } from '@/types/api'
 
 // RecordingPlayer plays one recording of an attempt. It is only used by
@@ -13,7 +14,7 @@ import type { Recording } from '@/types/api'
 //
 // MediaRecorder writes WebM without a duration, so a browser cannot seek in
 // it or show its length; the media is fetched whole and the duration the
-// recorder measured is patched in (fix-webm-duration) before playback.
+// recorder measured is written in (lib/seekable-webm.ts) before playback.
 
 type State = { kind: 'loading' } | { kind: 'ready'; url: string; mimeType: string } | { kind: 'deleted' } | { kind: 'error' }
 
@@ -56,10 +57,7 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
         // The player picks a decoder by the blob's type: make it the
         // recording's (WebM, MP4 or Ogg), whatever the response said.
         if (blob.type !== type) blob = new Blob([blob], { type })
-        if (isWebm(type) && durationMs > 0) {
-          const { default: fixWebmDuration } = await import('fix-webm-duration')
-          blob = await fixWebmDuration(blob, durationMs, { logger: false })
-        }
+        if (isWebm(type) && durationMs > 0) blob = new Blob([seekableWebm(await blob.arrayBuffer(), durationMs)], { type })
         if (!alive) return
         url = URL.createObjectURL(blob)
         settle({ kind: 'ready', url, mimeType: type })
