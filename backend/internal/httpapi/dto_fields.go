@@ -7,6 +7,7 @@ import (
 	"github.com/utpl/simulador/backend/internal/feedback"
 	"github.com/utpl/simulador/backend/internal/lti"
 	"github.com/utpl/simulador/backend/internal/measures"
+	"github.com/utpl/simulador/backend/internal/roster"
 )
 
 // APIShapes returns a zero value of every JSON shape the frontend reads or
@@ -95,17 +96,18 @@ func APIShapes() map[string]any {
 		"MissedKeyPoint":      feedback.MissedKeyPoint{},
 
 		// Courses (LTI).
-		"LtiCourse":              ltiCourseDTO{},
-		"LtiColumn":              ltiColumnDTO{},
-		"LtiGroupCourse":         ltiGroupCourseDTO{},
-		"LtiCourses":             ltiCoursesResponse{},
-		"LtiColumns":             ltiColumnsResponse{},
-		"LtiLinkedColumn":        ltiLinkedColumnResponse{},
-		"LoadFromCourseResult":   ltiLoadResponse{},
-		"UpdateFromCourseResult": ltiUpdateResponse{},
-		"Omitted":                lti.Omitted{},
-		"LeftStudent":            lti.LeftStudent{},
-		"ScoreStatus":            scoreStatusDTO{},
+		"LtiCourse":               ltiCourseDTO{},
+		"LtiColumn":               ltiColumnDTO{},
+		"LtiGroupCourse":          ltiGroupCourseDTO{},
+		"LtiCourses":              ltiCoursesResponse{},
+		"LtiColumns":              ltiColumnsResponse{},
+		"LtiLinkedColumn":         ltiLinkedColumnResponse{},
+		"LoadFromCourseResult":    ltiLoadResponse{},
+		"UpdateFromCourseResult":  ltiUpdateResponse{},
+		"UpdateFromCourseDetails": lti.UpdateDetails{},
+		"Omitted":                 lti.Omitted{},
+		"LeftStudent":             lti.LeftStudent{},
+		"ScoreStatus":             scoreStatusDTO{},
 
 		// The public configuration.
 		"AppConfig":       publicConfigDTO{},
@@ -113,9 +115,12 @@ func APIShapes() map[string]any {
 		"MicrosoftConfig": microsoftConfigDTO{},
 		"MailConfig":      mailConfigDTO{},
 
-		// Every error answer.
-		"ErrorBody":    errorBody{},
-		"ErrorPayload": errorPayload{},
+		// Every error answer, and the problems some list in its details.
+		"ErrorBody":     errorBody{},
+		"ErrorPayload":  errorPayload{},
+		"RosterProblem": roster.Problem{},
+		"ImportProblem": catalog.ImportProblem{},
+		"CaseProblem":   domain.CaseProblem{},
 
 		// Request bodies.
 		"LoginRequest":          loginRequest{},

@@ -238,6 +238,15 @@ export type KeyPointStatus = { text: string; covered: boolean }
 export type ErrorBody = { error: ErrorPayload }
 export type ErrorPayload = { code: string; message: string; details?: unknown }
 
+/** One thing wrong in an uploaded file (a roster, or a case import): row 0 is the whole file, column "" none. */
+export type FileProblem = { row: number; column: string; message: string }
+/** The details of a refused roster (invalid_roster, or students in another tutor's group). */
+export type RosterProblem = FileProblem
+/** The details of a refused case import (invalid_cases). */
+export type ImportProblem = FileProblem
+/** One thing wrong with a case, named by its field (the details of invalid_case). */
+export type CaseProblem = { column: string; message: string }
+
 // The case bank and a degree's configuration (the tutor's side).
 
 export type ImportCasesResult = { created: number; updated: number }
@@ -512,6 +521,8 @@ export type Omitted = { name: string; email: string; reason: string }
 export type LeftStudent = { email: string; name: string }
 export type LoadFromCourseResult = { skipped: boolean; group: Group; omitted: Omitted[] }
 export type UpdateFromCourseResult = { added: number; group: Group; left: LeftStudent[]; omitted: Omitted[] }
+/** The details of students_already_in_group, when an update from the course added nobody. */
+export type UpdateFromCourseDetails = { left: LeftStudent[]; omitted: Omitted[] }
 
 /** Whether a Simulacro's grade reached the course's gradebook. */
 export type ScoreState = 'none' | 'unlinked' | 'unsent' | 'pending' | 'sent' | 'error'
