@@ -149,7 +149,7 @@ func newPilot(t testing.TB) *pilot {
 
 	// A mock exam: two composed takes, then self-assessed and graded.
 	ana, luis := p.students[0], p.students[1]
-	mock, _, err := a.exams.Start(ctx, ana, exams.StartRequest{Mode: domain.ModeMock})
+	mock, _, _, err := a.exams.Start(ctx, ana, exams.StartRequest{Mode: domain.ModeMock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func newPilot(t testing.TB) *pilot {
 	}
 
 	// A training attempt in progress: takes still uploading.
-	training, _, err := a.exams.Start(ctx, luis, exams.StartRequest{Mode: domain.ModeTraining})
+	training, _, _, err := a.exams.Start(ctx, luis, exams.StartRequest{Mode: domain.ModeTraining})
 	if err != nil {
 		t.Fatal(err)
 	}

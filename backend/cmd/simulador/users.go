@@ -16,6 +16,40 @@ import (
 	"github.com/utpl/simulador/backend/internal/domain"
 )
 
+// usersSubcommand is one `users` subcommand: which input it takes besides
+// --email, and what it does once the input is checked and the app is open.
+type usersSubcommand struct {
+	named    bool // takes --name
+	role     bool // needs --role
+	password bool // reads a new password from standard input (never from --password)
+	// run does the change and answers the line that reports it.
+	run func(ctx context.Context, a *app, in usersInput) (string, error)
+}
+
+type usersInput struct {
+	email, name, password string
+	role                  domain.Role
+}
+
+var usersSubcommands = map[string]usersSubcommand{
+	"create": {named: true, role: true, password: true, run: func(ctx context.Context, a *app, in usersInput) (string, error) {
+		u, err := a.auth.CreateUser(ctx, in.email, in.password, in.role, in.name)
+		return fmt.Sprintf("created %s (%s) with role %s", u.Mail, u.ID, u.Role), err
+	}},
+	"set-password": {password: true, run: func(ctx context.Context, a *app, in usersInput) (string, error) {
+		u, err := a.auth.SetPassword(ctx, in.email, in.password)
+		return fmt.Sprintf("%s has a new password; all of their sessions were ended", u.Mail), err
+	}},
+	"set-role": {role: true, run: func(ctx context.Context, a *app, in usersInput) (string, error) {
+		u, err := a.auth.SetRole(ctx, in.email, in.role)
+		return fmt.Sprintf("%s now has role %s", u.Mail, u.Role), err
+	}},
+	"reset-mfa": {run: func(ctx context.Context, a *app, in usersInput) (string, error) {
+		u, err := a.auth.ResetMFA(ctx, in.email)
+		return fmt.Sprintf("%s no longer has two-step verification; they sign in with their password and may set it up again", u.Mail), err
+	}},
+}
+
 func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -24,115 +58,59 @@ func usersCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if args[0] == "import-firebase" {
 		return importFirebaseCommand(ctx, args[1:], stdin, stdout, stderr)
 	}
-	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
+	sub, ok := usersSubcommands[args[0]]
+	if !ok {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("users: unknown subcommand %q", args[0])
+	}
+	command := "users " + args[0]
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	email := fs.String("email", "", "the user's email")
 	role := fs.String("role", "", "tutor or estudiante")
-	switch args[0] {
-	case "create":
-		name := fs.String("name", "", `full name, e.g. "Ana María Pérez Loaiza"`)
-		if err := noPasswordFlag("users create", args[1:]); err != nil {
-			return err
-		}
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if err := noArguments("users create", fs); err != nil {
-			return err
-		}
-		r, err := parseRoleFlags(*email, *role)
-		if err != nil {
-			return err
-		}
-		password, err := readPassword(stdin, stderr, "users create", *email)
-		if err != nil {
-			return err
-		}
-		a, err := newApp(ctx, stderr, false)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		u, err := a.auth.CreateUser(ctx, *email, password, r, *name)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "created %s (%s) with role %s\n", u.Mail, u.ID, u.Role)
-		return nil
-	case "set-password":
-		if err := noPasswordFlag("users set-password", args[1:]); err != nil {
-			return err
-		}
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if err := noArguments("users set-password", fs); err != nil {
-			return err
-		}
-		if *email == "" {
-			return errors.New("--email is required")
-		}
-		password, err := readPassword(stdin, stderr, "users set-password", *email)
-		if err != nil {
-			return err
-		}
-		a, err := newApp(ctx, stderr, false)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		u, err := a.auth.SetPassword(ctx, *email, password)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s has a new password; all of their sessions were ended\n", u.Mail)
-		return nil
-	case "set-role":
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if err := noArguments("users set-role", fs); err != nil {
-			return err
-		}
-		r, err := parseRoleFlags(*email, *role)
-		if err != nil {
-			return err
-		}
-		a, err := newApp(ctx, stderr, false)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		u, err := a.auth.SetRole(ctx, *email, r)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s now has role %s\n", u.Mail, u.Role)
-		return nil
-	case "reset-mfa":
-		if err := fs.Parse(args[1:]); err != nil {
-			return err
-		}
-		if err := noArguments("users reset-mfa", fs); err != nil {
-			return err
-		}
-		if *email == "" {
-			return errors.New("--email is required")
-		}
-		a, err := newApp(ctx, stderr, false)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		u, err := a.auth.ResetMFA(ctx, *email)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s no longer has two-step verification; they sign in with their password and may set it up again\n", u.Mail)
-		return nil
+	name := new(string)
+	if sub.named {
+		name = fs.String("name", "", `full name, e.g. "Ana María Pérez Loaiza"`)
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("users: unknown subcommand %q", args[0])
+	if sub.password {
+		if err := noPasswordFlag(command, args[1:]); err != nil {
+			return err
+		}
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if err := noArguments(command, fs); err != nil {
+		return err
+	}
+	in := usersInput{email: *email, name: *name}
+	if sub.role {
+		r, err := parseRoleFlags(*email, *role)
+		if err != nil {
+			return err
+		}
+		in.role = r
+	} else if *email == "" {
+		return errors.New("--email is required")
+	}
+	if sub.password {
+		password, err := readPassword(stdin, stderr, command, *email)
+		if err != nil {
+			return err
+		}
+		in.password = password
+	}
+	a, err := newApp(ctx, stderr, false)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	line, err := sub.run(ctx, a, in)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, line)
+	return nil
 }
 
 func parseRoleFlags(email, role string) (domain.Role, error) {

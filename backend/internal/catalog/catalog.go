@@ -55,12 +55,19 @@ func (s *Service) DegreeByName(ctx context.Context, name string) (domain.Degree,
 	if err != nil {
 		return domain.Degree{}, err
 	}
-	for _, d := range all {
-		if domain.FoldName(d.Nombre) == domain.FoldName(name) {
-			return d, nil
-		}
+	if d, ok := degreeNamed(all, name); ok {
+		return d, nil
 	}
 	return domain.Degree{}, domain.NotFound("degree_not_found", fmt.Sprintf("La carrera «%s» no existe.", name))
+}
+
+func degreeNamed(degrees []domain.Degree, name string) (domain.Degree, bool) {
+	for _, d := range degrees {
+		if domain.FoldName(d.Nombre) == domain.FoldName(name) {
+			return d, true
+		}
+	}
+	return domain.Degree{}, false
 }
 
 // DegreeNames maps degree ids to names, for listings.

@@ -207,15 +207,15 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("demo bank: %w", err)
 	}
+	degrees, err := s.store.ListDegrees(ctx)
+	if err != nil {
+		return ImportResult{}, err
+	}
 	// The bank's degree by its name: the seed's ID here, another one in a
 	// store that came from the earlier app (docs/moving-in.md).
 	degreeID := store.SeedDegree.ID
 	if len(rows) > 0 {
-		d, err := s.DegreeByName(ctx, rows[0].Degree)
-		if err != nil && !errors.Is(err, domain.ErrNotFound) {
-			return ImportResult{}, err
-		}
-		if err == nil {
+		if d, ok := degreeNamed(degrees, rows[0].Degree); ok {
 			degreeID = d.ID
 		}
 	}
@@ -243,7 +243,7 @@ func (s *Service) ImportDemoBank(ctx context.Context) (ImportResult, error) {
 	if len(keep) == 0 { // every case of the bank is a tutor's now
 		return ImportResult{}, s.store.SetMeta(ctx, marker.key, marker.value)
 	}
-	res, err := s.importRowsReplacing(ctx, keep, keepLines, replace, &marker)
+	res, err := s.importRowsReplacing(ctx, degrees, keep, keepLines, replace, &marker)
 	if errors.Is(err, domain.ErrConflict) {
 		// Another instance was loading the bank at the same moment.
 		if _, merr := s.store.GetMeta(ctx, demoBankFifthEdition); merr == nil {
@@ -296,21 +296,6 @@ func untouchedSince(c domain.Case, loaded time.Time) bool {
 }
 
 func (s *Service) importRows(ctx context.Context, rows []ExchangeCase, lines []int) (ImportResult, error) {
-	return s.importRowsReplacing(ctx, rows, lines, nil, nil)
-}
-
-// markerSet is a meta key an import checks and sets in its transaction:
-// when the key is set already, the import does nothing (another instance
-// did it).
-type markerSet struct{ key, value string }
-
-// importRowsReplacing creates or updates the rows' cases, matched by degree
-// and title, except rows listed in replace (position -> case id), which
-// update that case whatever its title. With a marker, it does so only
-// when the marker is not set, in the same transaction, which also sets it,
-// and it leaves a case found under a row's title that replace does not
-// name alone instead of updating it.
-func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, lines []int, replace map[int]string, marker *markerSet) (ImportResult, error) {
 	if len(rows) == 0 {
 		return ImportResult{}, importError(ImportProblem{Message: "El archivo no tiene casos."})
 	}
@@ -318,6 +303,22 @@ func (s *Service) importRowsReplacing(ctx context.Context, rows []ExchangeCase, 
 	if err != nil {
 		return ImportResult{}, err
 	}
+	return s.importRowsReplacing(ctx, degrees, rows, lines, nil, nil)
+}
+
+// markerSet is a meta key an import checks and sets in its transaction:
+// when the key is set already, the import does nothing (another instance
+// did it).
+type markerSet struct{ key, value string }
+
+// importRowsReplacing creates or updates the rows' cases (at least one),
+// matched by degree (among degrees, the store's) and title, except rows
+// listed in replace (position -> case id), which
+// update that case whatever its title. With a marker, it does so only
+// when the marker is not set, in the same transaction, which also sets it,
+// and it leaves a case found under a row's title that replace does not
+// name alone instead of updating it.
+func (s *Service) importRowsReplacing(ctx context.Context, degrees []domain.Degree, rows []ExchangeCase, lines []int, replace map[int]string, marker *markerSet) (ImportResult, error) {
 	degreeByName := make(map[string]string, len(degrees))
 	for _, d := range degrees {
 		degreeByName[domain.FoldName(d.Nombre)] = d.ID
@@ -359,7 +360,7 @@ rows:
 	}
 	var res ImportResult
 	now := s.now().UTC()
-	err = s.store.InTx(ctx, func(tx store.Store) error {
+	err := s.store.InTx(ctx, func(tx store.Store) error {
 		res = ImportResult{}
 		if marker != nil {
 			if _, err := tx.GetMeta(ctx, marker.key); err == nil {

@@ -2,9 +2,8 @@ package domain
 
 import (
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // NonNil is s, or an empty slice when s is nil, so that a list is encoded
@@ -23,12 +22,4 @@ func Round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // FoldName is the form in which names (degrees, people, case titles) are
 // compared: lower case, without accents, single-spaced.
-func FoldName(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToLower(strings.Join(strings.Fields(s), " "))) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func FoldName(s string) string { return strings.Join(strings.Fields(norms.FoldText(s)), " ") }

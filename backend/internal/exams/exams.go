@@ -154,25 +154,26 @@ type StartRequest struct {
 // to training only; a mock exam draws from the whole bank, its difficulty
 // picked by the degree's mix, and abandoning one does not re-draw it: while
 // the user's latest mock exam is abandoned and its case still active, the
-// next mock exam gets that case again.
-func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (domain.Attempt, bool, error) {
+// next mock exam gets that case again. A new directed training draw also
+// answers where it aimed (directed; nil for any other start).
+func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (_ domain.Attempt, created bool, directed *Target, _ error) {
 	mode, area, requestedDegree := req.Mode, req.Area, req.Degree
 	if cur, err := s.store.InProgressAttempt(ctx, u.ID); err == nil {
 		_, err := s.sync(ctx, &cur)
-		return cur, false, err
+		return cur, false, nil, err
 	} else if !errors.Is(err, domain.ErrNotFound) {
-		return domain.Attempt{}, false, err
+		return domain.Attempt{}, false, nil, err
 	}
 	pc, err := s.PracticeContext(ctx, u, requestedDegree)
 	if err != nil {
-		return domain.Attempt{}, false, err
+		return domain.Attempt{}, false, nil, err
 	}
 	if err := s.checkAttemptsPerDay(ctx, u, s.now()); err != nil {
-		return domain.Attempt{}, false, err
+		return domain.Attempt{}, false, nil, err
 	}
 	bp, err := s.catalog.Blueprint(ctx, pc.Degree.ID)
 	if err != nil {
-		return domain.Attempt{}, false, err
+		return domain.Attempt{}, false, nil, err
 	}
 	var c domain.Case
 	again := false
@@ -181,20 +182,20 @@ func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (d
 		mix := bp.DifficultyMix.OrDefault()
 		draw = catalog.DrawRequest{DegreeID: pc.Degree.ID, Mix: &mix}
 		if c, again, err = s.abandonedMockCase(ctx, u.ID, pc.Degree.ID); err != nil {
-			return domain.Attempt{}, false, err
+			return domain.Attempt{}, false, nil, err
 		}
 	}
 	if !again {
 		if draw.Recent, err = s.store.RecentCaseIDs(ctx, u.ID, recentCases); err != nil {
-			return domain.Attempt{}, false, err
+			return domain.Attempt{}, false, nil, err
 		}
-		if c, err = s.draw(ctx, u, mode, req.Directed, draw); err != nil {
-			return domain.Attempt{}, false, err
+		if c, directed, err = s.draw(ctx, u, mode, req.Directed, draw); err != nil {
+			return domain.Attempt{}, false, nil, err
 		}
 	}
 	rubric, err := s.catalog.Rubric(ctx, pc.Degree.ID)
 	if err != nil {
-		return domain.Attempt{}, false, err
+		return domain.Attempt{}, false, nil, err
 	}
 	a := domain.NewAttempt(domain.NewID(), u, c, bp, rubric, mode, s.now())
 	if pc.Group != nil {
@@ -203,26 +204,31 @@ func (s *Service) Start(ctx context.Context, u domain.User, req StartRequest) (d
 	if err := s.store.CreateAttempt(ctx, a); err != nil {
 		if errors.Is(err, domain.ErrConflict) { // another tab started one just now
 			cur, gerr := s.store.InProgressAttempt(ctx, u.ID)
-			return cur, false, gerr
+			return cur, false, nil, gerr
 		}
-		return a, false, err
+		return a, false, nil, err
 	}
 	a.Version = 1
-	return a, true, nil
+	return a, true, directed, nil
 }
 
 // draw picks the case: a directed training draw aims at the student's
-// weakest area and difficulty, and without results yet draws from the
-// whole bank.
-func (s *Service) draw(ctx context.Context, u domain.User, mode domain.Mode, directed bool, r catalog.DrawRequest) (domain.Case, error) {
+// weakest area and difficulty, and answers that target; without results
+// yet it draws from the whole bank and says so (NoTargetReason).
+func (s *Service) draw(ctx context.Context, u domain.User, mode domain.Mode, directed bool, r catalog.DrawRequest) (domain.Case, *Target, error) {
 	if !directed || mode != domain.ModeTraining {
-		return s.catalog.Draw(ctx, r)
+		c, err := s.catalog.Draw(ctx, r)
+		return c, nil, err
 	}
-	t, _, err := s.DirectedTarget(ctx, u.ID, r.DegreeID)
+	t, ok, err := s.DirectedTarget(ctx, u.ID, r.DegreeID)
 	if err != nil {
-		return domain.Case{}, err
+		return domain.Case{}, nil, err
 	}
-	return s.drawDirected(ctx, r.DegreeID, t, r.Recent)
+	if !ok {
+		t = Target{Reason: NoTargetReason}
+	}
+	c, err := s.drawDirected(ctx, r.DegreeID, t, r.Recent)
+	return c, &t, err
 }
 
 // abandonedMockCase is the case of the user's latest mock exam when that

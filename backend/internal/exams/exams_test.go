@@ -70,7 +70,7 @@ func (f *fixture) user(t *testing.T, id, mail string, role domain.Role) domain.U
 
 func (f *fixture) start(t *testing.T, u domain.User, mode domain.Mode) domain.Attempt {
 	t.Helper()
-	a, created, err := f.exams.Start(t.Context(), u, exams.StartRequest{Mode: mode})
+	a, created, _, err := f.exams.Start(t.Context(), u, exams.StartRequest{Mode: mode})
 	if err != nil || !created {
 		t.Fatalf("start: created %v, %v", created, err)
 	}
@@ -118,7 +118,7 @@ func TestStartReturnsTheAttemptInProgress(t *testing.T) {
 	if a.Current() != 0 || a.Phases[0].Kind != domain.PhasePreparation || !a.Phases[0].StartedAt.Equal(f.clock.Now()) {
 		t.Fatalf("first phase %+v", a.Phases[0])
 	}
-	again, created, err := f.exams.Start(t.Context(), f.student, exams.StartRequest{Mode: domain.ModeTraining})
+	again, created, _, err := f.exams.Start(t.Context(), f.student, exams.StartRequest{Mode: domain.ModeTraining})
 	if err != nil || created || again.ID != a.ID {
 		t.Fatalf("second start = %s created %v, %v; want the attempt in progress %s", again.ID, created, err, a.ID)
 	}
@@ -127,7 +127,7 @@ func TestStartReturnsTheAttemptInProgress(t *testing.T) {
 func TestStartRefusesAStudentWithoutGroup(t *testing.T) {
 	f := newFixture(t)
 	loner := f.user(t, "solo", "solo@utpl.edu.ec", domain.RoleStudent)
-	_, _, err := f.exams.Start(t.Context(), loner, exams.StartRequest{Mode: domain.ModeTraining})
+	_, _, _, err := f.exams.Start(t.Context(), loner, exams.StartRequest{Mode: domain.ModeTraining})
 	var ue *domain.UserError
 	if !errors.As(err, &ue) || ue.Code != groups.CodeNoActiveGroup || ue.Message != groups.MsgStudentWithoutGroup {
 		t.Fatalf("start without a group: %v", err)
@@ -380,7 +380,7 @@ func TestAttemptsPerDayLimit(t *testing.T) {
 		}
 		f.clock.Advance(time.Hour)
 	}
-	_, _, err := f.exams.Start(t.Context(), f.student, exams.StartRequest{Mode: domain.ModeTraining})
+	_, _, _, err := f.exams.Start(t.Context(), f.student, exams.StartRequest{Mode: domain.ModeTraining})
 	if code(err) != "too_many_attempts" || !errors.Is(err, domain.ErrTooManyRequests) || !strings.Contains(err.Error(), "22 horas") {
 		t.Fatalf("third attempt in a day: %v", err)
 	}

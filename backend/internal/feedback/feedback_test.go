@@ -50,7 +50,7 @@ func newTake(t *testing.T) *take {
 		CreatedAt: time.Now(), Estudiantes: []domain.GroupStudent{{Email: tk.student.Mail, AddedAt: time.Now()}}}); err != nil {
 		t.Fatal(err)
 	}
-	if tk.attempt, _, err = ex.Start(ctx, tk.student, exams.StartRequest{Mode: domain.ModeMock}); err != nil {
+	if tk.attempt, _, _, err = ex.Start(ctx, tk.student, exams.StartRequest{Mode: domain.ModeMock}); err != nil {
 		t.Fatal(err)
 	}
 	if tk.attempt, err = ex.Advance(ctx, tk.student, tk.attempt.ID, 0); err != nil {

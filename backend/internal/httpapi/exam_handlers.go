@@ -104,27 +104,17 @@ func (a *api) startAttempt(c echo.Context) error {
 		return domain.Invalid("invalid_difficulty", "Elija la dificultad: básico, intermedio o avanzado.")
 	}
 	u, _ := currentUser(c)
-	at, created, err := a.exams.Start(c.Request().Context(), u, exams.StartRequest{Mode: mode, Area: req.Area, Difficulty: difficulty, Degree: req.Degree, Directed: req.Directed})
+	at, created, target, err := a.exams.Start(c.Request().Context(), u, exams.StartRequest{Mode: mode, Area: req.Area, Difficulty: difficulty, Degree: req.Degree, Directed: req.Directed})
 	if err != nil {
 		return err
 	}
 	if !created {
 		return a.respondAttempt(c, http.StatusOK, at)
 	}
-	if !req.Directed || mode != domain.ModeTraining {
+	if target == nil {
 		return a.respondAttempt(c, http.StatusCreated, at)
 	}
-	// The new attempt is in progress, so the finished results the draw
-	// weighed are unchanged: the target computed now is the one it aimed at.
-	t, ok, err := a.exams.DirectedTarget(c.Request().Context(), u.ID, at.DegreeID)
-	if err != nil {
-		return err
-	}
-	directed := &directedDTO{Reason: exams.NoTargetReason}
-	if ok {
-		directed = &directedDTO{Area: t.Area, Difficulty: string(t.Difficulty), Reason: t.Reason}
-	}
-	return a.respondAttemptWith(c, http.StatusCreated, at, directed)
+	return a.respondAttemptWith(c, http.StatusCreated, at, &directedDTO{Area: target.Area, Difficulty: string(target.Difficulty), Reason: target.Reason})
 }
 
 func (a *api) getAttempt(c echo.Context) error {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 func TestStem(t *testing.T) {
@@ -20,9 +22,9 @@ func TestStem(t *testing.T) {
 		{"inocencia", "inocente"},
 	}
 	for _, words := range same {
-		want := stem(fold(words[0]))
+		want := stem(norms.FoldText(words[0]))
 		for _, w := range words[1:] {
-			if got := stem(fold(w)); got != want {
+			if got := stem(norms.FoldText(w)); got != want {
 				t.Errorf("stem(%q) = %q, stem(%q) = %q; want equal", words[0], want, w, got)
 			}
 		}
@@ -46,9 +48,9 @@ func TestVerbFormsAndSynonyms(t *testing.T) {
 		{"extremo", "extremos"},
 	}
 	for _, words := range same {
-		want := contentKey(fold(words[0]))
+		want := contentKey(norms.FoldText(words[0]))
 		for _, w := range words[1:] {
-			if got := contentKey(fold(w)); got != want {
+			if got := contentKey(norms.FoldText(w)); got != want {
 				t.Errorf("key(%q) = %q, key(%q) = %q; want equal", words[0], want, w, got)
 			}
 		}

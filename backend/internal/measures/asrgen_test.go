@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // The ASR-style labelled set (testdata/asr) is generated from the clean one
@@ -123,8 +125,8 @@ func orEmpty(s []int) []int {
 // said.
 func asrWords(r *rng, tok string) []string {
 	low := strings.ToLower(tok)
-	if _, ok := acronymSet[fold(low)]; ok && isAcronymToken(tok) {
-		return spellAcronym(r, fold(low))
+	if _, ok := acronymSet[norms.FoldText(low)]; ok && isAcronymToken(tok) {
+		return spellAcronym(r, norms.FoldText(low))
 	}
 	if !unicode.IsDigit(rune(low[0])) {
 		return []string{low}
@@ -238,7 +240,7 @@ func asrSegments(r *rng, words []string) []Segment {
 	start := 0
 	for i := range words {
 		n := i + 1 - start
-		w := fold(words[i])
+		w := norms.FoldText(words[i])
 		citing := articleWords[w] || numberWords[w] || w != "" && w[0] >= '0' && w[0] <= '9'
 		if i+1 < len(words) && (n >= 2+r.intn(11) || citing && r.chance(35)) {
 			segs = append(segs, asrSegment(words[start:i+1], &ms))

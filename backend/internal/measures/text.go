@@ -3,6 +3,8 @@ package measures
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/utpl/simulador/backend/internal/norms"
 )
 
 // tokKind classifies a token of a folded transcript.
@@ -52,54 +54,6 @@ func (d *doc) word(i int) string {
 	return t.text
 }
 
-// fold lowercases s and strips Spanish (and other Latin) diacritics, so that
-// "Constitución", "CONSTITUCION" and "constitucion" compare equal. Speech
-// recognizers and hurried typists drop accents; matching must not care.
-func fold(s string) string {
-	buf := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			buf = append(buf, c)
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		if unicode.Is(unicode.Mn, r) { // combining accent of decomposed input
-			continue
-		}
-		buf = utf8.AppendRune(buf, foldRune(r))
-	}
-	return string(buf)
-}
-
-func foldRune(r rune) rune {
-	r = unicode.ToLower(r)
-	switch r {
-	case 'á', 'à', 'ä', 'â', 'ã', 'å':
-		return 'a'
-	case 'é', 'è', 'ë', 'ê':
-		return 'e'
-	case 'í', 'ì', 'ï', 'î':
-		return 'i'
-	case 'ó', 'ò', 'ö', 'ô', 'õ':
-		return 'o'
-	case 'ú', 'ù', 'ü', 'û':
-		return 'u'
-	case 'ñ':
-		return 'n'
-	case 'ç':
-		return 'c'
-	case '…':
-		return r
-	}
-	return r
-}
-
 func isASCIIDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isASCIILetter(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -118,7 +72,7 @@ var abbrevs = map[string]bool{
 // tokenize folds s and splits it into words, numbers and punctuation, and
 // numbers sentences and paragraphs. It is linear in len(s).
 func tokenize(s string) *doc {
-	f := fold(s)
+	f := norms.FoldText(s)
 	d := &doc{toks: make([]token, 0, len(f)/5+1)}
 	emit := func(text string, k tokKind) {
 		d.toks = append(d.toks, token{text: text, kind: k})

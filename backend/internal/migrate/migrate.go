@@ -148,8 +148,12 @@ func (r *run) planRecords() error {
 		mails := map[string]string{}
 		err := eachPage(r.ctx, r.From.Store, kind, func(recs []store.Record) error {
 			k.Source += int64(len(recs))
-			seedGivesWay.see(recs)
-			r.checkMails(mails, recs)
+			switch kind {
+			case store.KindDegrees:
+				seedGivesWay.see(recs)
+			case store.KindUsers:
+				r.checkMails(mails, recs)
+			}
 			keys := make([]string, len(recs))
 			for i, rec := range recs {
 				keys[i] = rec.Key

@@ -8,8 +8,6 @@ package norms
 import (
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Kind groups norms so that a bare "el código" or "la ley" in a transcript
@@ -152,54 +150,3 @@ func claim(m map[string]int, name string, i int) {
 
 // foldPhrase folds s and joins its words with single spaces.
 func foldPhrase(s string) string { return strings.Join(strings.Fields(Fold(s)), " ") }
-
-// Fold lowercases s, strips diacritics ("Constitución" -> "constitucion",
-// "Niñez" -> "ninez") and turns punctuation into spaces, so that names
-// compare the way a listener hears them. Letters and digits are kept.
-func Fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r < utf8.RuneSelf:
-			c := byte(r)
-			switch {
-			case 'A' <= c && c <= 'Z':
-				b.WriteByte(c + 'a' - 'A')
-			case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-				b.WriteByte(c)
-			default:
-				b.WriteByte(' ')
-			}
-		case unicode.Is(unicode.Mn, r):
-			// a combining accent of decomposed input
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(FoldRune(r))
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
-
-// FoldRune lowercases r and strips the diacritics of Latin letters.
-func FoldRune(r rune) rune {
-	r = unicode.ToLower(r)
-	switch r {
-	case 'á', 'à', 'ä', 'â', 'ã', 'å':
-		return 'a'
-	case 'é', 'è', 'ë', 'ê':
-		return 'e'
-	case 'í', 'ì', 'ï', 'î':
-		return 'i'
-	case 'ó', 'ò', 'ö', 'ô', 'õ':
-		return 'o'
-	case 'ú', 'ù', 'ü', 'û':
-		return 'u'
-	case 'ñ':
-		return 'n'
-	case 'ç':
-		return 'c'
-	}
-	return r
-}

@@ -76,7 +76,7 @@ func newFixture(t *testing.T, hook func(*fixture) func(context.Context, domain.R
 		CreatedAt: time.Now(), Estudiantes: []domain.GroupStudent{{Email: f.student.Mail, AddedAt: time.Now()}}}); err != nil {
 		t.Fatal(err)
 	}
-	if f.attempt, _, err = f.exams.Start(ctx, f.student, exams.StartRequest{Mode: domain.ModeMock}); err != nil {
+	if f.attempt, _, _, err = f.exams.Start(ctx, f.student, exams.StartRequest{Mode: domain.ModeMock}); err != nil {
 		t.Fatal(err)
 	}
 	if hook != nil {

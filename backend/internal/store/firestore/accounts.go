@@ -55,21 +55,14 @@ func (s *Store) CreateToken(ctx context.Context, tok domain.OneTimeToken) error 
 }
 
 func (s *Store) GetToken(ctx context.Context, hash string) (domain.OneTimeToken, error) {
-	d, err := s.read().get(ctx, s.ref(colTokens, hash))
-	if err != nil {
-		return domain.OneTimeToken{}, err
-	}
-	return one(d, tokenFrom)
+	return getOne(ctx, s.read(), s.ref(colTokens, hash), tokenFrom)
 }
 
 func (s *Store) UseToken(ctx context.Context, hash string, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colTokens, hash))
+		d, err := t.existing(ctx, s.ref(colTokens, hash), "token")
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("token: %w", domain.ErrNotFound)
 		}
 		if d.data.time("usedAt") != (time.Time{}) {
 			return fmt.Errorf("token used: %w", domain.ErrConflict)
@@ -101,23 +94,30 @@ func (s *Store) DeleteExpiredTokens(ctx context.Context, now time.Time) (int64, 
 }
 
 // deleteExpired deletes what the queries select (each already bounded by
-// .take(expiredBatch)), one transaction per round, until a round finds
-// fewer than expiredBatch documents. Every sweep of expired documents
-// (tokens, sessions, counters, LTI nonces) goes through it.
+// .take(expiredBatch)). Every sweep of expired documents (tokens,
+// sessions, counters, LTI nonces) goes through it.
 func (s *Store) deleteExpired(ctx context.Context, qs ...query) (int64, error) {
+	return s.sweep(ctx, func(t *txn, d doc) { t.delete(d.ref) }, qs...)
+}
+
+// sweep applies change to what the queries select, one transaction per
+// round, until a round finds fewer than expiredBatch documents: a change
+// must take the document out of the queries' selection, or the sweep
+// would find it again.
+func (s *Store) sweep(ctx context.Context, change func(*txn, doc), qs ...query) (int64, error) {
 	var total int64
 	for {
 		var n int
 		err := s.write(ctx, func(t *txn) error {
-			n = 0
+			n = 0 // a transaction that runs again starts the count again
 			docs, err := queryAll(ctx, t, qs)
 			if err != nil {
 				return err
 			}
 			for _, d := range docs {
-				t.delete(d.ref)
-				n++
+				change(t, d)
 			}
+			n = len(docs)
 			return nil
 		})
 		total += int64(n)
@@ -155,11 +155,7 @@ func mfaFrom(d doc) (domain.MFA, error) {
 }
 
 func (s *Store) GetMFA(ctx context.Context, userID string) (domain.MFA, error) {
-	d, err := s.read().get(ctx, s.ref(colMFA, userID))
-	if err != nil {
-		return domain.MFA{}, err
-	}
-	return one(d, mfaFrom)
+	return getOne(ctx, s.read(), s.ref(colMFA, userID), mfaFrom)
 }
 
 func (s *Store) PutMFA(ctx context.Context, m domain.MFA) error {
@@ -178,12 +174,9 @@ func (s *Store) DeleteMFA(ctx context.Context, userID string) error {
 
 func (s *Store) UseTOTPStep(ctx context.Context, userID string, step int64) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colMFA, userID))
+		d, err := t.existing(ctx, s.ref(colMFA, userID), "mfa of "+userID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("mfa of %s: %w", userID, domain.ErrNotFound)
 		}
 		if d.data.int("lastStep") >= step {
 			return fmt.Errorf("totp step %d already used: %w", step, domain.ErrConflict)
@@ -195,12 +188,9 @@ func (s *Store) UseTOTPStep(ctx context.Context, userID string, step int64) erro
 
 func (s *Store) UseRecoveryCode(ctx context.Context, userID, hash string, at time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colMFA, userID))
+		d, err := t.existing(ctx, s.ref(colMFA, userID), "mfa of "+userID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("mfa of %s: %w", userID, domain.ErrNotFound)
 		}
 		m, _ := mfaFrom(d)
 		for i, c := range m.RecoveryCodes {

@@ -13,7 +13,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/utpl/simulador/backend/internal/domain"
-	"github.com/utpl/simulador/backend/internal/gcloud"
 )
 
 // Adopting a project of the product's earlier Firebase app (simulador
@@ -48,20 +47,7 @@ import (
 // degree and no membership back-fill (Open's work), so that a dry run
 // changes nothing.
 func OpenForAdopt(ctx context.Context, projectID string) (*Store, error) {
-	app, err := gcloud.NewApp(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	c, err := app.Firestore(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("firestore client: %w", err)
-	}
-	s := &Store{c: c, project: projectID}
-	if err := s.Ping(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("reach Firestore in project %s: %w", projectID, err)
-	}
-	return s, nil
+	return connect(ctx, projectID)
 }
 
 // AdoptLeft is a document adopt could not make ready, and why.

@@ -125,11 +125,7 @@ func (s *Store) CreateAttempt(ctx context.Context, a domain.Attempt) error {
 }
 
 func (s *Store) GetAttempt(ctx context.Context, id string) (domain.Attempt, error) {
-	d, err := s.read().get(ctx, s.ref(colAttempts, id))
-	if err != nil {
-		return domain.Attempt{}, err
-	}
-	return one(d, attemptFrom)
+	return getOne(ctx, s.read(), s.ref(colAttempts, id), attemptFrom)
 }
 
 func (s *Store) InProgressAttempt(ctx context.Context, studentID string) (domain.Attempt, error) {
@@ -304,11 +300,7 @@ func (s *Store) createRecording(ctx context.Context, t *txn, r domain.Recording)
 }
 
 func (s *Store) GetRecording(ctx context.Context, attemptID, id string) (domain.Recording, error) {
-	d, err := s.read().get(ctx, s.recordingRef(attemptID, id))
-	if err != nil {
-		return domain.Recording{}, err
-	}
-	return one(d, recordingFrom)
+	return getOne(ctx, s.read(), s.recordingRef(attemptID, id), recordingFrom)
 }
 
 func (s *Store) ListRecordings(ctx context.Context, attemptID string) ([]domain.Recording, error) {
@@ -369,12 +361,9 @@ func (s *Store) MarkRecordingComposed(ctx context.Context, attemptID, id string)
 // writes Composed, which only MarkRecordingComposed sets.
 func (s *Store) UpdateRecording(ctx context.Context, r domain.Recording) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.recordingRef(r.AttemptID, r.ID))
+		d, err := t.existing(ctx, s.recordingRef(r.AttemptID, r.ID), "recording "+r.AttemptID+"/"+r.ID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("recording %s/%s: %w", r.AttemptID, r.ID, domain.ErrNotFound)
 		}
 		t.update(d, map[string]any{"durationMs": r.DurationMs, "levels": jsonText(domain.NonNil(r.Levels)), "complete": r.Complete, "deleted": r.Deleted})
 		return nil
@@ -541,11 +530,7 @@ func (s *Store) StorageUsed(ctx context.Context, studentID string) (int64, error
 }
 
 func (s *Store) GetChunk(ctx context.Context, attemptID, recordingID string, seq int) (domain.ChunkInfo, error) {
-	d, err := s.read().get(ctx, s.chunkRef(attemptID, recordingID, seq))
-	if err != nil {
-		return domain.ChunkInfo{}, err
-	}
-	return one(d, chunkFrom)
+	return getOne(ctx, s.read(), s.chunkRef(attemptID, recordingID, seq), chunkFrom)
 }
 
 func (s *Store) ListChunks(ctx context.Context, attemptID, recordingID string) ([]domain.ChunkInfo, error) {

@@ -127,11 +127,7 @@ func (s *Store) ListCases(ctx context.Context, f store.CaseFilter) ([]domain.Cas
 }
 
 func (s *Store) GetCase(ctx context.Context, id string) (domain.Case, error) {
-	d, err := s.read().get(ctx, s.ref(colCases, id))
-	if err != nil {
-		return domain.Case{}, err
-	}
-	return one(d, caseFrom)
+	return getOne(ctx, s.read(), s.ref(colCases, id), caseFrom)
 }
 
 func (s *Store) GetCaseByTitle(ctx context.Context, degreeID, title string) (domain.Case, error) {
@@ -162,12 +158,9 @@ func (s *Store) CreateCase(ctx context.Context, c domain.Case) error {
 
 func (s *Store) UpdateCase(ctx context.Context, c domain.Case) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colCases, c.ID))
+		d, err := t.existing(ctx, s.ref(colCases, c.ID), "case "+c.ID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("case %s: %w", c.ID, domain.ErrNotFound)
 		}
 		oldKey, newKey := s.caseTitleRef(d.data.str("degreeId"), d.data.str("title")), s.caseTitleRef(c.DegreeID, c.Title)
 		if oldKey.Path != newKey.Path {

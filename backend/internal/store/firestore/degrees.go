@@ -27,11 +27,7 @@ func (s *Store) ListDegrees(ctx context.Context) ([]domain.Degree, error) {
 }
 
 func (s *Store) GetDegree(ctx context.Context, id string) (domain.Degree, error) {
-	d, err := s.read().get(ctx, s.ref(colDegrees, id))
-	if err != nil {
-		return domain.Degree{}, err
-	}
-	return one(d, degreeFrom)
+	return getOne(ctx, s.read(), s.ref(colDegrees, id), degreeFrom)
 }
 
 func (s *Store) GetDegreeByName(ctx context.Context, nombre string) (domain.Degree, error) {

@@ -1,6 +1,7 @@
 package firestore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -70,6 +71,17 @@ func one[T any](d doc, from func(doc) (T, error)) (T, error) {
 		return zero, fmt.Errorf("%s: %w", d.ref.Path, domain.ErrNotFound)
 	}
 	return from(d)
+}
+
+// getOne reads one document and converts it; a missing one is
+// domain.ErrNotFound.
+func getOne[T any](ctx context.Context, r reader, ref *firestore.DocumentRef, from func(doc) (T, error)) (T, error) {
+	d, err := r.get(ctx, ref)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return one(d, from)
 }
 
 // docID turns a key (an email, a title, "kind|subject"...) into a valid

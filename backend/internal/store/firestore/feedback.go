@@ -70,11 +70,7 @@ func (s *Store) PutTranscriptOver(ctx context.Context, tr domain.Transcript, ove
 }
 
 func (s *Store) GetTranscript(ctx context.Context, attemptID, recordingID string) (domain.Transcript, error) {
-	d, err := s.read().get(ctx, s.transcriptRef(attemptID, recordingID))
-	if err != nil {
-		return domain.Transcript{}, err
-	}
-	return one(d, transcriptFrom)
+	return getOne(ctx, s.read(), s.transcriptRef(attemptID, recordingID), transcriptFrom)
 }
 
 func (s *Store) ListTranscripts(ctx context.Context, attemptID string) ([]domain.Transcript, error) {
@@ -213,12 +209,9 @@ func (s *Store) ClaimJob(ctx context.Context, kind string, now, lease time.Time)
 
 func (s *Store) FinishJob(ctx context.Context, id string, attempt int, status, lastError string, retryAt, now time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colJobs, id))
+		d, err := t.existing(ctx, s.ref(colJobs, id), "job "+id)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("job %s: %w", id, domain.ErrNotFound)
 		}
 		if d.data.str("status") != domain.JobRunning || d.data.int("attempts") != int64(attempt) {
 			return fmt.Errorf("%w: job %s was claimed again after attempt %d", domain.ErrConflict, id, attempt)
@@ -231,33 +224,11 @@ func (s *Store) FinishJob(ctx context.Context, id string, attempt int, status, l
 }
 
 func (s *Store) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error) {
-	var total int64
-	for {
-		var n int
-		err := s.write(ctx, func(t *txn) error {
-			n = 0
-			docs, err := t.query(ctx, collection(colJobs).whereEq("status", domain.JobRunning).
-				with(cond{"lockedUntil", "<", now}).take(expiredBatch))
-			if err != nil {
-				return err
-			}
-			for _, d := range docs {
-				t.update(d, map[string]any{"status": domain.JobPending, "lockedUntil": nil, "updatedAt": ts(now)})
-				n++
-			}
-			return nil
-		})
-		total += int64(n)
-		if err != nil || n < expiredBatch {
-			return total, err
-		}
-	}
+	return s.sweep(ctx, func(t *txn, d doc) {
+		t.update(d, map[string]any{"status": domain.JobPending, "lockedUntil": nil, "updatedAt": ts(now)})
+	}, collection(colJobs).whereEq("status", domain.JobRunning).with(cond{"lockedUntil", "<", now}).take(expiredBatch))
 }
 
 func (s *Store) GetJob(ctx context.Context, id string) (domain.Job, error) {
-	d, err := s.read().get(ctx, s.ref(colJobs, id))
-	if err != nil {
-		return domain.Job{}, err
-	}
-	return one(d, jobFrom)
+	return getOne(ctx, s.read(), s.ref(colJobs, id), jobFrom)
 }

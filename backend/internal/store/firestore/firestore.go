@@ -81,6 +81,23 @@ var _ store.Store = (*Store)(nil)
 // the seed data a fresh install needs. Bound ctx: an unreachable
 // Firestore is retried until ctx ends.
 func Open(ctx context.Context, projectID string) (*Store, error) {
+	s, err := connect(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.seed(ctx); err != nil {
+		s.c.Close()
+		return nil, fmt.Errorf("seed Firestore in project %s: %w", projectID, err)
+	}
+	if err := s.backfillMemberships(ctx); err != nil {
+		s.c.Close()
+		return nil, fmt.Errorf("active-group memberships in project %s: %w", projectID, err)
+	}
+	return s, nil
+}
+
+// connect makes the project's client and checks that the database answers.
+func connect(ctx context.Context, projectID string) (*Store, error) {
 	app, err := gcloud.NewApp(ctx, projectID)
 	if err != nil {
 		return nil, err
@@ -93,14 +110,6 @@ func Open(ctx context.Context, projectID string) (*Store, error) {
 	if err := s.Ping(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("reach Firestore in project %s: %w", projectID, err)
-	}
-	if err := s.seed(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("seed Firestore in project %s: %w", projectID, err)
-	}
-	if err := s.backfillMemberships(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("active-group memberships in project %s: %w", projectID, err)
 	}
 	return s, nil
 }

@@ -74,11 +74,7 @@ func (s *Store) CreateLTIPlatform(ctx context.Context, p domain.LTIPlatform) err
 }
 
 func (s *Store) GetLTIPlatform(ctx context.Context, id string) (domain.LTIPlatform, error) {
-	d, err := s.read().get(ctx, s.ref(colLTIPlatforms, id))
-	if err != nil {
-		return domain.LTIPlatform{}, err
-	}
-	return one(d, platformFrom)
+	return getOne(ctx, s.read(), s.ref(colLTIPlatforms, id), platformFrom)
 }
 
 func (s *Store) ListLTIPlatforms(ctx context.Context) ([]domain.LTIPlatform, error) {
@@ -98,12 +94,9 @@ func (s *Store) ListLTIPlatforms(ctx context.Context) ([]domain.LTIPlatform, err
 
 func (s *Store) DeleteLTIPlatform(ctx context.Context, id string) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colLTIPlatforms, id))
+		d, err := t.existing(ctx, s.ref(colLTIPlatforms, id), "platform "+id)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("platform %s: %w", id, domain.ErrNotFound)
 		}
 		t.delete(d.ref)
 		t.delete(s.ref(colLTIPlatformKeys, d.data.str("issuer"), d.data.str("clientId")))
@@ -178,12 +171,9 @@ func (s *Store) TakeLTIOnce(ctx context.Context, kind, key string, now time.Time
 	var taken domain.LTIOnce
 	err := s.write(ctx, func(t *txn) error {
 		taken = domain.LTIOnce{}
-		d, err := t.get(ctx, s.ref(colLTIOnce, kind, key))
+		d, err := t.existing(ctx, s.ref(colLTIOnce, kind, key), kind+" record")
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("%s record: %w", kind, domain.ErrNotFound)
 		}
 		t.delete(d.ref)
 		taken = domain.LTIOnce{Kind: kind, Key: key, Data: d.data.str("data"), ExpiresAt: d.data.time("expiresAt")}
@@ -227,11 +217,7 @@ func (s *Store) PutLTICourse(ctx context.Context, c domain.LTICourse) error {
 }
 
 func (s *Store) GetLTICourse(ctx context.Context, id string) (domain.LTICourse, error) {
-	d, err := s.read().get(ctx, s.ref(colLTICourses, id))
-	if err != nil {
-		return domain.LTICourse{}, err
-	}
-	return one(d, courseFrom)
+	return getOne(ctx, s.read(), s.ref(colLTICourses, id), courseFrom)
 }
 
 func courseTutorFields(courseID, userID string, at time.Time) map[string]any {
@@ -305,11 +291,7 @@ func (s *Store) PutLTISubjects(ctx context.Context, subjects []domain.LTISubject
 }
 
 func (s *Store) LTISubjectByEmail(ctx context.Context, platformID, email string) (domain.LTISubject, error) {
-	d, err := s.read().get(ctx, s.subjectRef(platformID, email))
-	if err != nil {
-		return domain.LTISubject{}, err
-	}
-	return one(d, subjectFrom)
+	return getOne(ctx, s.read(), s.subjectRef(platformID, email), subjectFrom)
 }
 
 // PutLTIGroupLink keeps the first CreatedAt of a link it replaces, as the
@@ -342,11 +324,7 @@ func groupLinkFrom(d doc) (domain.LTIGroupLink, error) {
 }
 
 func (s *Store) GetLTIGroupLink(ctx context.Context, groupID string) (domain.LTIGroupLink, error) {
-	d, err := s.read().get(ctx, s.ref(colLTIGroupLinks, groupID))
-	if err != nil {
-		return domain.LTIGroupLink{}, err
-	}
-	return one(d, groupLinkFrom)
+	return getOne(ctx, s.read(), s.ref(colLTIGroupLinks, groupID), groupLinkFrom)
 }
 
 // GetJobBySubject finds the job through its jobSubjects key.
@@ -362,21 +340,14 @@ func (s *Store) GetJobBySubject(ctx context.Context, kind, subject string) (doma
 	if !k.exists {
 		return domain.Job{}, fmt.Errorf("%s job for %q: %w", kind, subject, domain.ErrNotFound)
 	}
-	d, err := r.get(ctx, s.ref(colJobs, k.data.str("jobId")))
-	if err != nil {
-		return domain.Job{}, err
-	}
-	return one(d, jobFrom)
+	return getOne(ctx, r, s.ref(colJobs, k.data.str("jobId")), jobFrom)
 }
 
 func (s *Store) RetryJob(ctx context.Context, id string, now time.Time) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colJobs, id))
+		d, err := t.existing(ctx, s.ref(colJobs, id), "job "+id)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("job %s: %w", id, domain.ErrNotFound)
 		}
 		if d.data.str("status") == domain.JobRunning {
 			return fmt.Errorf("%w: job %s is running", domain.ErrConflict, id)

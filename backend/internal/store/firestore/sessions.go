@@ -73,11 +73,7 @@ func (s *Store) CreateSession(ctx context.Context, se domain.Session) error {
 }
 
 func (s *Store) GetSession(ctx context.Context, tokenHash string) (domain.Session, error) {
-	d, err := s.read().get(ctx, s.ref(colSessions, tokenHash))
-	if err != nil {
-		return domain.Session{}, err
-	}
-	return one(d, sessionFrom)
+	return getOne(ctx, s.read(), s.ref(colSessions, tokenHash), sessionFrom)
 }
 
 func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {

@@ -2,11 +2,14 @@ package firestore
 
 import (
 	"context"
+	"fmt"
 	"maps"
 
 	"cloud.google.com/go/firestore"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/utpl/simulador/backend/internal/domain"
 )
 
 // reader is what store methods read through: the database directly, or a
@@ -96,6 +99,16 @@ func (t *txn) get(_ context.Context, ref *firestore.DocumentRef) (doc, error) {
 		return doc{}, err
 	}
 	return fromSnapshot(snap), nil
+}
+
+// existing is get for a document that must exist: a missing one is
+// domain.ErrNotFound, named by what ("user u1").
+func (t *txn) existing(ctx context.Context, ref *firestore.DocumentRef, what string) (doc, error) {
+	d, err := t.get(ctx, ref)
+	if err == nil && !d.exists {
+		err = fmt.Errorf("%s: %w", what, domain.ErrNotFound)
+	}
+	return d, err
 }
 
 func (t *txn) getAll(_ context.Context, refs []*firestore.DocumentRef) ([]doc, error) {

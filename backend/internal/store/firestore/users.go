@@ -90,11 +90,7 @@ func (s *Store) claimMail(ctx context.Context, t *txn, mail, userID string) erro
 }
 
 func (s *Store) GetUser(ctx context.Context, id string) (domain.User, error) {
-	d, err := s.read().get(ctx, s.ref(colUsers, id))
-	if err != nil {
-		return domain.User{}, err
-	}
-	return one(d, userFrom)
+	return getOne(ctx, s.read(), s.ref(colUsers, id), userFrom)
 }
 
 // GetUserByMail queries users.mail, so profiles written by the earlier app
@@ -153,12 +149,9 @@ func (s *Store) ListUsersByRole(ctx context.Context, role domain.Role) ([]domain
 
 func (s *Store) UpdateUser(ctx context.Context, u domain.User) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colUsers, u.ID))
+		d, err := t.existing(ctx, s.ref(colUsers, u.ID), "user "+u.ID)
 		if err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("user %s: %w", u.ID, domain.ErrNotFound)
 		}
 		old := domain.NormalizeEmail(d.data.str("mail"))
 		if mail := domain.NormalizeEmail(u.Mail); mail != old {
@@ -206,12 +199,8 @@ func (s *Store) PasswordHash(ctx context.Context, userID string) (string, error)
 
 func (s *Store) SetPasswordHash(ctx context.Context, userID, hash string) error {
 	return s.write(ctx, func(t *txn) error {
-		d, err := t.get(ctx, s.ref(colUsers, userID))
-		if err != nil {
+		if _, err := t.existing(ctx, s.ref(colUsers, userID), "user "+userID); err != nil {
 			return err
-		}
-		if !d.exists {
-			return fmt.Errorf("user %s: %w", userID, domain.ErrNotFound)
 		}
 		t.set(s.ref(colCredentials, userID), map[string]any{"passwordHash": hash})
 		return nil

@@ -8,7 +8,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -72,25 +71,9 @@ func Open(ctx context.Context, url string) (*sqlstore.DB, error) {
 // scales out) take turns: goose holds a PostgreSQL advisory lock while it
 // migrates, and the next one finds the schema up to date.
 func migrate(ctx context.Context, db *sql.DB, version int64) error {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
 	locker, err := lock.NewPostgresSessionLocker()
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectPostgres, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...), goose.WithSessionLocker(locker))
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if version > 0 {
-		_, err = p.UpTo(ctx, version)
-	} else {
-		_, err = p.Up(ctx)
-	}
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, goose.DialectPostgres, db, migrations, version, goose.WithSessionLocker(locker))
 }

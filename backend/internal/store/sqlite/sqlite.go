@@ -8,7 +8,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -138,21 +137,5 @@ func syncFile(path string) error {
 // migrate applies the migrations up to version (all of them when 0): the
 // numbered files embedded from migrations/ and sqlstore's Go migrations.
 func migrate(ctx context.Context, db *sql.DB, version int64) error {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db, sub, goose.WithGoMigrations(sqlstore.GoMigrations()...))
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if version > 0 {
-		_, err = p.UpTo(ctx, version)
-	} else {
-		_, err = p.Up(ctx)
-	}
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+	return sqlstore.Migrate(ctx, goose.DialectSQLite3, db, migrations, version)
 }

@@ -51,11 +51,7 @@ func (s *DB) DeleteUserTokens(ctx context.Context, userID string, kind domain.To
 }
 
 func (s *DB) DeleteExpiredTokens(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.exec(ctx, `DELETE FROM one_time_tokens WHERE expires_at <= ?`, ms(now))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
+	return s.execCount(ctx, `DELETE FROM one_time_tokens WHERE expires_at <= ?`, ms(now))
 }
 
 func (s *DB) GetMFA(ctx context.Context, userID string) (domain.MFA, error) {

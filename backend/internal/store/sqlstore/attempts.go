@@ -89,13 +89,9 @@ func (s *DB) InProgressAttempt(ctx context.Context, studentID string) (domain.At
 
 func (s *DB) UpdateAttempt(ctx context.Context, a domain.Attempt) error {
 	self, tutor := scores(a)
-	res, err := s.exec(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?, notes = ?,
+	n, err := s.execCount(ctx, `UPDATE attempts SET status = ?, self_score = ?, tutor_score = ?, data = ?, finished_at = ?, notes = ?,
 		version = version + 1 WHERE id = ? AND version = ?`,
 		string(a.Status), self, tutor, attemptJSON(a), nullMS(a.FinishedAt), a.Notes, a.ID, a.Version)
-	if err != nil {
-		return err
-	}
-	n, err := rowsAffected(res)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/utpl/simulador/backend/internal/domain"
@@ -56,6 +57,11 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// updateCase sets every column of caseColumns but the key and the
+// creation time, in caseArgs' order followed by updated_at.
+var updateCase = `UPDATE cases SET ` + strings.Join(assignments(caseColumns, func(string) string { return "?" }, "id", "created_at"), ", ") + ` WHERE id = ?`
+
+// caseArgs are c's values for caseColumns from degree_id to reviewed_at.
 func caseArgs(c domain.Case) []any {
 	difficulty := c.Difficulty
 	if difficulty == "" {
@@ -113,9 +119,7 @@ func (s *DB) CreateCase(ctx context.Context, c domain.Case) error {
 
 func (s *DB) UpdateCase(ctx context.Context, c domain.Case) error {
 	args := append(caseArgs(c), ms(c.UpdatedAt), c.ID)
-	res, err := s.exec(ctx, `UPDATE cases SET degree_id = ?, area = ?, title = ?, facts = ?, questions = ?, follow_ups = ?,
-		key_points = ?, legal_bases = ?, follow_up_key_points = ?, difficulty = ?, status = ?, demo = ?,
-		reviewed_by = ?, reviewed_by_name = ?, reviewed_at = ?, updated_at = ? WHERE id = ?`, args...)
+	res, err := s.exec(ctx, updateCase, args...)
 	return s.expectOne(res, err)
 }
 

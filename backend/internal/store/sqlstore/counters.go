@@ -67,9 +67,5 @@ func (s *DB) UpdateCounter(ctx context.Context, key string, now time.Time, fn fu
 }
 
 func (s *DB) DeleteExpiredCounters(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.exec(ctx, `DELETE FROM counters WHERE expires_at <= ?`, ms(now))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
+	return s.execCount(ctx, `DELETE FROM counters WHERE expires_at <= ?`, ms(now))
 }

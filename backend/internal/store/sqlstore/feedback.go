@@ -43,12 +43,8 @@ func (s *DB) PutTranscriptOver(ctx context.Context, t domain.Transcript, over ..
 			args = append(args, o)
 		}
 	}
-	res, err := s.exec(ctx, `INSERT INTO transcripts (`+transcriptColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)
+	n, err := s.execCount(ctx, `INSERT INTO transcripts (`+transcriptColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (attempt_id, recording_id) `+onConflict, args...)
-	if err != nil {
-		return false, err
-	}
-	n, err := rowsAffected(res)
 	return n > 0, err
 }
 
@@ -85,15 +81,13 @@ func scanJob(r scanner) (domain.Job, error) {
 func (s *DB) EnqueueJob(ctx context.Context, j domain.Job) error {
 	// DO NOTHING rather than a failed insert: in PostgreSQL a unique
 	// violation would abort an enclosing transaction.
-	res, err := s.exec(ctx, `INSERT INTO jobs (id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at, updated_at)
+	n, err := s.execCount(ctx, `INSERT INTO jobs (id, kind, subject, payload, status, attempts, next_run_at, last_error, created_at, updated_at)
 		VALUES (?, ?, ?, ?, 'pending', 0, ?, '', ?, ?) ON CONFLICT DO NOTHING`,
 		j.ID, j.Kind, j.Subject, j.Payload, ms(j.NextRunAt), ms(j.CreatedAt), ms(j.CreatedAt))
 	if err != nil {
 		return err
 	}
-	if n, err := rowsAffected(res); err != nil {
-		return err
-	} else if n == 0 {
+	if n == 0 {
 		return fmt.Errorf("%w: a %s job for %q exists", domain.ErrConflict, j.Kind, j.Subject)
 	}
 	return nil
@@ -110,14 +104,12 @@ func (s *DB) ClaimJob(ctx context.Context, kind string, now, lease time.Time) (d
 		if err != nil {
 			return domain.Job{}, s.mapErr(err)
 		}
-		res, err := s.exec(ctx, `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?
+		n, err := s.execCount(ctx, `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = ?, updated_at = ?
 			WHERE id = ? AND status = 'pending'`, ms(lease), ms(now), id)
 		if err != nil {
 			return domain.Job{}, err
 		}
-		if n, err := rowsAffected(res); err != nil {
-			return domain.Job{}, err
-		} else if n == 1 {
+		if n == 1 {
 			return s.GetJob(ctx, id)
 		}
 	}
@@ -137,11 +129,7 @@ func (s *DB) FinishJob(ctx context.Context, id string, attempt int, status, last
 }
 
 func (s *DB) ReleaseExpiredLeases(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.exec(ctx, `UPDATE jobs SET status = 'pending', locked_until = 0, updated_at = ? WHERE status = 'running' AND locked_until < ?`, ms(now), ms(now))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
+	return s.execCount(ctx, `UPDATE jobs SET status = 'pending', locked_until = 0, updated_at = ? WHERE status = 'running' AND locked_until < ?`, ms(now), ms(now))
 }
 
 func (s *DB) GetJob(ctx context.Context, id string) (domain.Job, error) {

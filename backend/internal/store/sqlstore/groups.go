@@ -98,11 +98,7 @@ func (s *DB) insertStudents(ctx context.Context, groupID string, students []doma
 			q += "(?, ?, ?, ?)"
 			args = append(args, groupID, domain.NormalizeEmail(st.Email), st.Name, ms(st.AddedAt))
 		}
-		res, err := s.exec(ctx, q+` ON CONFLICT (group_id, email) DO NOTHING`, args...)
-		if err != nil {
-			return added, err
-		}
-		n, err := rowsAffected(res)
+		n, err := s.execCount(ctx, q+` ON CONFLICT (group_id, email) DO NOTHING`, args...)
 		if err != nil {
 			return added, err
 		}

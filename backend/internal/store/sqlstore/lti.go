@@ -61,14 +61,12 @@ func platformArgs(p domain.LTIPlatform) []any {
 func (s *DB) CreateLTIPlatform(ctx context.Context, p domain.LTIPlatform) error {
 	// DO NOTHING rather than a failed insert: in PostgreSQL a unique
 	// violation would abort an enclosing transaction.
-	res, err := s.exec(ctx, `INSERT INTO lti_platforms (`+platformColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+	n, err := s.execCount(ctx, `INSERT INTO lti_platforms (`+platformColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 		platformArgs(p)...)
 	if err != nil {
 		return err
 	}
-	if n, err := rowsAffected(res); err != nil {
-		return err
-	} else if n == 0 {
+	if n == 0 {
 		return fmt.Errorf("%w: platform %s with client id %s is registered", domain.ErrConflict, p.Issuer, p.ClientID)
 	}
 	return nil
@@ -129,14 +127,12 @@ func scanLTIKey(r scanner) (domain.LTIKey, error) {
 }
 
 func (s *DB) PutLTIOnce(ctx context.Context, o domain.LTIOnce) error {
-	res, err := s.exec(ctx, `INSERT INTO lti_once (kind, key_hash, data, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+	n, err := s.execCount(ctx, `INSERT INTO lti_once (kind, key_hash, data, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 		o.Kind, o.Key, o.Data, ms(o.ExpiresAt))
 	if err != nil {
 		return err
 	}
-	if n, err := rowsAffected(res); err != nil {
-		return err
-	} else if n == 0 {
+	if n == 0 {
 		return fmt.Errorf("%w: %s record exists", domain.ErrConflict, o.Kind)
 	}
 	return nil
@@ -163,11 +159,7 @@ func (s *DB) TakeLTIOnce(ctx context.Context, kind, key string, now time.Time) (
 }
 
 func (s *DB) DeleteExpiredLTIOnce(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.exec(ctx, `DELETE FROM lti_once WHERE expires_at <= ?`, ms(now))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
+	return s.execCount(ctx, `DELETE FROM lti_once WHERE expires_at <= ?`, ms(now))
 }
 
 const courseColumns = `id, platform_id, deployment_id, context_id, title, label, memberships_url, lineitems_url, service_scopes, degree, updated_at`

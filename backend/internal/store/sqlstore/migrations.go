@@ -3,16 +3,40 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"io/fs"
 	"log/slog"
 
 	"github.com/pressly/goose/v3"
 )
 
-// GoMigrations are the schema changes written in Go rather than in the
+// Migrate applies an adapter's numbered files (migrations/ in files) and
+// goMigrations up to version (all of them when 0).
+func Migrate(ctx context.Context, dialect goose.Dialect, db *sql.DB, files fs.FS, version int64, opts ...goose.ProviderOption) error {
+	sub, err := fs.Sub(files, "migrations")
+	if err != nil {
+		return err
+	}
+	p, err := goose.NewProvider(dialect, db, sub, append(opts, goose.WithGoMigrations(goMigrations()...))...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if version > 0 {
+		_, err = p.UpTo(ctx, version)
+	} else {
+		_, err = p.Up(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// goMigrations are the schema changes written in Go rather than in the
 // adapters' numbered SQL files, because they report what they did in the
-// log. The statements work on SQLite and PostgreSQL alike; each adapter
-// registers these next to its own files.
-func GoMigrations() []*goose.Migration {
+// log. The statements work on SQLite and PostgreSQL alike; Migrate
+// registers them next to each adapter's own files.
+func goMigrations() []*goose.Migration {
 	return []*goose.Migration{
 		goose.NewGoMigration(10, &goose.GoFunc{RunTx: upLimits}, &goose.GoFunc{RunTx: downLimits}),
 	}

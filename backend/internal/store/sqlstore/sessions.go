@@ -60,9 +60,5 @@ func (s *DB) DeleteUserSessions(ctx context.Context, userID string) error {
 }
 
 func (s *DB) DeleteExpiredSessions(ctx context.Context, now time.Time, idle time.Duration) (int64, error) {
-	res, err := s.exec(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?`, ms(now), ms(now.Add(-idle)))
-	if err != nil {
-		return 0, err
-	}
-	return rowsAffected(res)
+	return s.execCount(ctx, `DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?`, ms(now), ms(now.Add(-idle)))
 }

@@ -297,10 +297,11 @@ func fromNullMS(v sql.NullInt64) *time.Time {
 	return &t
 }
 
-func rowsAffected(res sql.Result) (int64, error) {
-	n, err := res.RowsAffected()
+// execCount runs a statement and answers how many rows it changed.
+func (s *DB) execCount(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := s.exec(ctx, q, args...)
 	if err != nil {
 		return 0, err
 	}
-	return n, nil
+	return res.RowsAffected()
 }

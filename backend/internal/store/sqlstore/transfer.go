@@ -45,14 +45,7 @@ var transferKinds = map[store.Kind]transferKind{
 		},
 		put: func(ctx context.Context, tx *DB, v any) error {
 			r := v.(store.UserRecord)
-			u := r.User
-			var lastLogin any
-			if !u.LastLoginAt.IsZero() {
-				lastLogin = ms(u.LastLoginAt)
-			}
-			_, err := tx.exec(ctx, upsert("users", userColumns+", password_hash", "id"),
-				u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role),
-				ms(u.CreatedAt), lastLogin, r.PasswordHash)
+			_, err := tx.exec(ctx, upsert("users", userColumns+", password_hash", "id"), append(userArgs(r.User), r.PasswordHash)...)
 			return err
 		},
 	},
@@ -489,14 +482,21 @@ func putRecord(ctx context.Context, tx *DB, k transferKind, rec store.Record) (e
 func upsert(table, columns, conflict string) string {
 	cols := splitColumns(columns)
 	keys := splitColumns(conflict)
-	var set []string
-	for _, c := range cols {
-		if !slices.Contains(keys, c) {
-			set = append(set, c+" = excluded."+c)
-		}
-	}
+	set := assignments(columns, func(c string) string { return "excluded." + c }, keys...)
 	return `INSERT INTO ` + table + ` (` + strings.Join(cols, ", ") + `) VALUES (` + placeholders(len(cols)) + `)
 		ON CONFLICT (` + strings.Join(keys, ", ") + `) DO UPDATE SET ` + strings.Join(set, ", ")
+}
+
+// assignments are "column = value(column)" for each column of the list
+// but those skipped, for an UPDATE's SET list.
+func assignments(columns string, value func(column string) string, skip ...string) []string {
+	var set []string
+	for _, c := range splitColumns(columns) {
+		if !slices.Contains(skip, c) {
+			set = append(set, c+" = "+value(c))
+		}
+	}
+	return set
 }
 
 func splitColumns(list string) []string {

@@ -27,13 +27,19 @@ func scanUser(r scanner) (domain.User, error) {
 	return u, nil
 }
 
-func (s *DB) CreateUser(ctx context.Context, u domain.User) error {
+// userArgs are u's values in userColumns' order; a user never signed in
+// has no last sign-in time.
+func userArgs(u domain.User) []any {
 	var lastLogin any
 	if !u.LastLoginAt.IsZero() {
 		lastLogin = ms(u.LastLoginAt)
 	}
-	_, err := s.exec(ctx, `INSERT INTO users (`+userColumns+`, password_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
-		u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role), ms(u.CreatedAt), lastLogin)
+	return []any{u.ID, domain.NormalizeEmail(u.Mail), u.DisplayName, u.GivenName, u.Surname, u.PhotoURL, string(u.Role), ms(u.CreatedAt), lastLogin}
+}
+
+func (s *DB) CreateUser(ctx context.Context, u domain.User) error {
+	args := userArgs(u)
+	_, err := s.exec(ctx, `INSERT INTO users (`+userColumns+`, password_hash) VALUES (`+placeholders(len(args))+`, '')`, args...)
 	return err
 }
 
@@ -110,7 +116,7 @@ func (s *DB) expectOne(res sql.Result, err error) error {
 	if err != nil {
 		return err
 	}
-	n, err := rowsAffected(res)
+	n, err := res.RowsAffected()
 	if err != nil {
 		return err
 	}

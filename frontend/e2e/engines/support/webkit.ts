@@ -179,12 +179,25 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       // WebDriver sizes the window; the toolbar takes part of it, so size
       // again by the difference. MiniBrowser's toolbar keeps the window at
       // least about 450 px wide: the width may stay above the one asked.
-      const inner = () => call<{ width: number; height: number }>('() => ({ width: innerWidth, height: innerHeight })')
+      // The window manager applies a size after the command has answered,
+      // so each step waits for the height it asked for, read twice alike.
+      type Size = { width: number; height: number }
+      const settled = (what: string, done: (rect: Size, page: Size) => boolean) => {
+        let last = ''
+        return pollUntil(what, 15_000, async () => {
+          const rect = await send<Size>('GET', `${s}/window/rect`)
+          const page = await call<Size>('() => ({ width: innerWidth, height: innerHeight })')
+          const reading = JSON.stringify([rect.width, rect.height, page.width, page.height])
+          const same = reading === last
+          last = reading
+          return same && done(rect, page) ? { rect, page } : undefined
+        })
+      }
       await send('POST', `${s}/window/rect`, { width, height })
-      const got = await inner()
-      const rect = await send<{ width: number; height: number }>('GET', `${s}/window/rect`)
-      await send('POST', `${s}/window/rect`, { width: width + rect.width - got.width, height: height + rect.height - got.height })
-      return inner()
+      const { rect, page } = await settled('the window to take its size', (r, p) => r.height === height && p.height < height)
+      const outer = { width: width + rect.width - page.width, height: height + rect.height - page.height }
+      await send('POST', `${s}/window/rect`, outer)
+      return (await settled('the page to take its size', (r, p) => r.height === outer.height && p.height === height)).page
     },
     async screenshot(path) {
       writeFileSync(path, Buffer.from(await send<string>('GET', `${s}/screenshot`), 'base64'))
