@@ -226,7 +226,7 @@ fmt: deps ## Format the code in place: gofmt -w on backend/, Prettier on fronten
 	npm --workspace frontend run format
 
 .PHONY: lint
-lint: deps ## No build output tracked (files over 1 MB, binaries), migration numbers, gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check
+lint: deps ## No build output tracked (files over 1 MB, binaries), migration numbers, gofmt, golangci-lint (go vet, staticcheck and more: .golangci.yml), TypeScript type check, ESLint (zero warnings), Prettier check, API shapes (make api-shapes)
 	scripts/check-tracked-files.sh
 	scripts/check-migrations.sh
 	@test -z "$$(gofmt -l backend bench)" || { echo "gofmt needed:"; gofmt -l backend bench; exit 1; }
@@ -235,6 +235,15 @@ lint: deps ## No build output tracked (files over 1 MB, binaries), migration num
 	npm --workspace frontend run typecheck
 	npm --workspace frontend run lint
 	npm --workspace frontend run format:check
+	$(MAKE) --no-print-directory api-shapes
+
+# The Go DTOs and the TypeScript types in frontend/src/types/api.ts agree:
+# the files backend/cmd/apitypes writes are current (its Go test), and each
+# type has the fields, optional marks and nested shapes of its DTO (Vitest).
+.PHONY: api-shapes
+api-shapes: deps ## Check that the API's Go DTOs and TypeScript types agree (regenerate with go run ./backend/cmd/apitypes)
+	go test -count=1 ./backend/cmd/apitypes/
+	npm --workspace frontend test -- src/types/api-fields.test.ts
 
 .PHONY: clean
 clean: ## Remove build output (keeps ./data)

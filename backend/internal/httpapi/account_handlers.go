@@ -46,6 +46,11 @@ type changePasswordRequest struct {
 	NewPassword     string `json:"newPassword"`
 }
 
+// passwordChangedDTO counts the account's other sessions the change ended.
+type passwordChangedDTO struct {
+	SessionsEnded int `json:"sessionsEnded"`
+}
+
 func (a *api) changePassword(c echo.Context) error {
 	var req changePasswordRequest
 	if err := c.Bind(&req); err != nil {
@@ -57,7 +62,7 @@ func (a *api) changePassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]int{"sessionsEnded": n})
+	return c.JSON(http.StatusOK, passwordChangedDTO{SessionsEnded: n})
 }
 
 type sessionItemDTO struct {
@@ -99,6 +104,11 @@ func (a *api) endSession(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
+// sessionsEndedDTO counts the sessions ended.
+type sessionsEndedDTO struct {
+	Ended int `json:"ended"`
+}
+
 func (a *api) endOtherSessions(c echo.Context) error {
 	u, _ := currentUser(c)
 	current, _ := currentSession(c)
@@ -106,7 +116,7 @@ func (a *api) endOtherSessions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]int{"ended": n})
+	return c.JSON(http.StatusOK, sessionsEndedDTO{Ended: n})
 }
 
 type passwordRequest struct {
@@ -140,6 +150,11 @@ type codeRequest struct {
 	Password string `json:"password"`
 }
 
+// recoveryCodesDTO holds the one-time recovery codes, shown once.
+type recoveryCodesDTO struct {
+	RecoveryCodes []string `json:"recoveryCodes"`
+}
+
 func (a *api) confirmTOTP(c echo.Context) error {
 	var req codeRequest
 	if err := c.Bind(&req); err != nil {
@@ -150,7 +165,7 @@ func (a *api) confirmTOTP(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string][]string{"recoveryCodes": codes})
+	return c.JSON(http.StatusOK, recoveryCodesDTO{RecoveryCodes: codes})
 }
 
 func (a *api) disableTOTP(c echo.Context) error {

@@ -187,11 +187,13 @@ func (a *api) putBlueprint(c echo.Context) error {
 	return c.JSON(http.StatusOK, bp)
 }
 
+type rubricRequest struct {
+	Criteria  []domain.Criterion `json:"criteria"`
+	PassScore float64            `json:"passScore"`
+}
+
 func (a *api) putRubric(c echo.Context) error {
-	var req struct {
-		Criteria  []domain.Criterion `json:"criteria"`
-		PassScore float64            `json:"passScore"`
-	}
+	var req rubricRequest
 	if err := c.Bind(&req); err != nil {
 		return err
 	}

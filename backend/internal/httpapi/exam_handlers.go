@@ -186,10 +186,12 @@ func (a *api) resumeAttempt(c echo.Context) error {
 	return a.respondAttempt(c, http.StatusOK, at)
 }
 
+type notesRequest struct {
+	Notes string `json:"notes"`
+}
+
 func (a *api) saveNotes(c echo.Context) error {
-	var req struct {
-		Notes string `json:"notes"`
-	}
+	var req notesRequest
 	if err := c.Bind(&req); err != nil {
 		return err
 	}

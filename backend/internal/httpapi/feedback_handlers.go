@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/utpl/simulador/backend/internal/domain"
+	"github.com/utpl/simulador/backend/internal/feedback"
 )
 
 type transcriptRequest struct {
@@ -72,6 +73,11 @@ func (a *api) memberNames(c echo.Context, g domain.Group) map[string]string {
 	return names
 }
 
+type groupReportResponse struct {
+	Group  groupDTO             `json:"group"`
+	Report feedback.GroupReport `json:"report"`
+}
+
 func (a *api) groupReport(c echo.Context) error {
 	g, err := a.reportGroup(c)
 	if err != nil {
@@ -94,7 +100,7 @@ func (a *api) groupReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"group": dto, "report": r})
+	return c.JSON(http.StatusOK, groupReportResponse{Group: dto, Report: r})
 }
 
 func (a *api) exportGrades(c echo.Context) error {

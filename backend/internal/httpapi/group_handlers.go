@@ -61,12 +61,22 @@ func (a *api) toGroupDTO(c echo.Context, g domain.Group) (groupDTO, error) {
 	return dto, nil
 }
 
+// activeGroupResponse is the tutor's active group, null when there is none.
+type activeGroupResponse struct {
+	Group *groupDTO `json:"group"`
+}
+
+// groupResponse is a group the tutor acted on.
+type groupResponse struct {
+	Group groupDTO `json:"group"`
+}
+
 // getActiveGroup returns {group: null} when the tutor has no active group.
 func (a *api) getActiveGroup(c echo.Context) error {
 	u, _ := currentUser(c)
 	g, err := a.groups.ActiveGroup(c.Request().Context(), u)
 	if errors.Is(err, domain.ErrNotFound) {
-		return c.JSON(http.StatusOK, map[string]any{"group": nil})
+		return c.JSON(http.StatusOK, activeGroupResponse{})
 	}
 	if err != nil {
 		return err
@@ -75,7 +85,7 @@ func (a *api) getActiveGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"group": dto})
+	return c.JSON(http.StatusOK, activeGroupResponse{Group: &dto})
 }
 
 type loadGroupResponse struct {
@@ -176,7 +186,7 @@ func (a *api) finalizeGroup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"group": dto})
+	return c.JSON(http.StatusOK, groupResponse{Group: dto})
 }
 
 type memberDTO struct {

@@ -131,6 +131,11 @@ func (a *api) ltiUpdateGroup(c echo.Context) error {
 	return c.JSON(http.StatusOK, ltiUpdateResponse{Added: res.Added, Group: dto, Left: left, Omitted: domain.NonNil(res.Omitted)})
 }
 
+// ltiColumnsResponse is the gradebook columns of the active group's course.
+type ltiColumnsResponse struct {
+	Items []ltiColumnDTO `json:"items"`
+}
+
 func (a *api) ltiLineItems(c echo.Context) error {
 	u, _ := currentUser(c)
 	items, err := a.lti.LineItems(c.Request().Context(), u)
@@ -141,12 +146,17 @@ func (a *api) ltiLineItems(c echo.Context) error {
 	for i, it := range items {
 		out[i] = ltiColumnDTO{ID: it.ID, Label: it.Label, ScoreMaximum: it.ScoreMaximum}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"items": out})
+	return c.JSON(http.StatusOK, ltiColumnsResponse{Items: out})
 }
 
 type ltiColumnRequest struct {
 	// ID is a column of the course; "" creates the "Simulacro oral" column.
 	ID string `json:"id"`
+}
+
+// ltiLinkedColumnResponse is the column the group's grades now go to.
+type ltiLinkedColumnResponse struct {
+	Column ltiColumnDTO `json:"column"`
 }
 
 func (a *api) ltiLinkColumn(c echo.Context) error {
@@ -165,7 +175,7 @@ func (a *api) ltiLinkColumn(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, map[string]any{"column": ltiColumnDTO{ID: link.LineItemURL, Label: link.LineItemLabel}})
+	return c.JSON(http.StatusOK, ltiLinkedColumnResponse{Column: ltiColumnDTO{ID: link.LineItemURL, Label: link.LineItemLabel}})
 }
 
 type scoreStatusDTO struct {

@@ -2,6 +2,7 @@
 // session cookie. Errors carry the server's code and Spanish message. A
 // request the server refuses as busy (503, or 429 server_busy) is sent again
 // after its Retry-After, with jitter, while a calm notice says so.
+import type { ErrorPayload } from '@/types/api'
 import { sleep } from './retry'
 import { beginBusyWait } from './server-busy'
 
@@ -150,7 +151,7 @@ async function requestOnce<T>(method: string, path: string, body?: Body, init?: 
     }
   }
   if (!res.ok) {
-    const body = (data as { error?: { code?: string; message?: string; details?: unknown } } | undefined)?.error
+    const body = (data as { error?: Partial<ErrorPayload> } | undefined)?.error
     const err = new ApiError(
       res.status,
       body?.code ?? 'error',

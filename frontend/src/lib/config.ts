@@ -1,34 +1,10 @@
 // Runtime configuration. The server embeds it in index.html (a JSON script
 // element, allowed by the CSP); during `vite dev` it is fetched instead.
 import { queryOptions, useQuery, type Query } from '@tanstack/react-query'
+import type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig } from '@/types/api'
 import { api } from './api-client'
 
-export type SiteConfig = {
-  institutionName: string
-  universityUrl: string
-  contactEmail: string
-  contactPhone: string
-  contactAddress: string
-  facebook: string
-  instagram: string
-  x: string
-  youtube: string
-  introVideoUrl: string
-}
-
-export type MicrosoftConfig = {
-  enabled: boolean
-  clientId?: string
-  authority?: string
-  knownAuthorities?: string[]
-  protocolMode?: 'AAD' | 'OIDC'
-  scopes: string[]
-}
-
-/** Whether the server can e-mail password-reset links. */
-export type MailConfig = { enabled: boolean }
-
-export type AppConfig = { site: SiteConfig; microsoft: MicrosoftConfig; mail?: MailConfig }
+export type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig }
 
 export function embeddedConfig(): AppConfig | undefined {
   const el = document.getElementById('app-config')

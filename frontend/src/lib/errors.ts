@@ -1,7 +1,6 @@
+import type { FileProblem as Problem } from '@/types/api'
 import { ApiError } from './api-client'
 import { showError, showErrorList } from './dialogs'
-
-type Problem = { row: number; column: string; message: string }
 
 function problemText(p: Problem): string {
   if (p.row > 0 && p.column) return `Fila ${p.row}, columna «${p.column}»: ${p.message}`

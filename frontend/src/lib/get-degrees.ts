@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { Degree } from '@/types/api'
 
-export type Degree = { id: string; nombre: string }
+export type { Degree }
 
 export const getDegrees = () => api.get<Degree[]>('/api/degrees')
 

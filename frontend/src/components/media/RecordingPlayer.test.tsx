@@ -20,6 +20,8 @@ const rec = (over: Partial<Recording> = {}): Recording => ({
   complete: true,
   deleted: false,
   createdAt: '2026-11-20T15:00:00Z',
+  late: false,
+  transcript: null,
   ...over,
 })
 

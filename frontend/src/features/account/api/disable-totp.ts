@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { TotpCodeRequest } from '@/types/api'
 import { accountKeys } from './types'
 
-export type DisableTotpInput = { password: string; code: string }
+export type DisableTotpInput = TotpCodeRequest
 
 /** Turns two-step verification off (the password and a code). */
 export const disableTotp = (input: DisableTotpInput) => api.post<void>('/api/me/mfa/totp/disable', input)

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { groupKeys, type Group } from './types'
+import type { AddStudentsRequest, AddStudentsResult } from '@/types/api'
+import { groupKeys } from './types'
 
-export type AddStudentsResult = { added: number; group: Group }
+export type { AddStudentsResult }
 
 export type AddStudentsInput = { file: File } | { emails: string[] }
 
@@ -12,7 +13,7 @@ export const addStudents = (input: AddStudentsInput) => {
     form.append('file', input.file)
     return api.post<AddStudentsResult>('/api/admin/group/students/file', form)
   }
-  return api.post<AddStudentsResult>('/api/admin/group/students', { emails: input.emails })
+  return api.post<AddStudentsResult>('/api/admin/group/students', { emails: input.emails } satisfies AddStudentsRequest)
 }
 
 export function useAddStudents() {

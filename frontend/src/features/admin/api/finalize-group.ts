@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { groupKeys, type Group } from './types'
+import type { FinalizedGroup } from '@/types/api'
+import { groupKeys } from './types'
 
-export const finalizeGroup = () => api.post<{ group: Group }>('/api/admin/group/finalize')
+export const finalizeGroup = () => api.post<FinalizedGroup>('/api/admin/group/finalize')
 
 export function useFinalizeGroup() {
   const qc = useQueryClient()

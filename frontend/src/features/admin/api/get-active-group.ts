@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { groupKeys, type Group } from './types'
+import type { ActiveGroup } from '@/types/api'
+import { groupKeys } from './types'
 
-export const getActiveGroup = () => api.get<{ group: Group | null }>('/api/admin/group')
+export const getActiveGroup = () => api.get<ActiveGroup>('/api/admin/group')
 
 export const activeGroupQueryOptions = () => queryOptions({ queryKey: groupKeys.active, queryFn: getActiveGroup })
 

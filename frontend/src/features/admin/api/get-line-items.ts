@@ -1,8 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { ltiKeys, type LtiColumn } from './lti-types'
+import type { LtiColumns } from '@/types/api'
+import { ltiKeys } from './lti-types'
 
-export const getLineItems = () => api.get<{ items: LtiColumn[] }>('/api/admin/lti/line-items')
+export const getLineItems = () => api.get<LtiColumns>('/api/admin/lti/line-items')
 
 export const lineItemsQueryOptions = () => queryOptions({ queryKey: ltiKeys.lineItems, queryFn: getLineItems })
 

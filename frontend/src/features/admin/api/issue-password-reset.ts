@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { IssuedReset } from '@/types/api'
 
-/** A reset link e-mailed to the student; nobody else sees it. */
-export type IssuedReset = { expiresAt: string; emailed: boolean }
+export type { IssuedReset }
 
 /** E-mails a one-time password-reset link (one hour) to a student of the tutor's active group. */
 export const issuePasswordReset = ({ studentId }: { studentId: string }) =>

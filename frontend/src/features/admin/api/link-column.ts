@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { ltiKeys, type LtiColumn } from './lti-types'
+import type { LtiColumnRequest, LtiLinkedColumn } from '@/types/api'
+import { ltiKeys } from './lti-types'
 
 /** id: a column of the course; undefined creates the "Simulacro oral" column. */
-export const linkColumn = (id?: string) => api.post<{ column: LtiColumn }>('/api/admin/lti/line-item', { id: id ?? '' })
+export const linkColumn = (id?: string) =>
+  api.post<LtiLinkedColumn>('/api/admin/lti/line-item', { id: id ?? '' } satisfies LtiColumnRequest)
 
 export function useLinkColumn() {
   const qc = useQueryClient()

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { LoadFromCourseInput } from '@/types/api'
 import { ltiKeys, type LoadFromCourseResult } from './lti-types'
 import { groupKeys } from './types'
 
-export type LoadFromCourseInput = { courseId: string; degree: string }
+export type { LoadFromCourseInput }
 
 export const loadGroupFromCourse = (input: LoadFromCourseInput) => api.post<LoadFromCourseResult>('/api/admin/lti/group', input)
 

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { groupKeys, type Group } from './types'
+import type { LoadGroupResult } from '@/types/api'
+import { groupKeys } from './types'
 
-export type LoadGroupResult = { skipped: boolean; group: Group }
+export type { LoadGroupResult }
 
 export const loadGroup = (file: File) => {
   const form = new FormData()

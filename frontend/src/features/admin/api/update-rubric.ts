@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
-import type { Criterion, Rubric } from '@/types/api'
+import type { Rubric, RubricRequest } from '@/types/api'
 import { configKeys, type DegreeConfig } from './types'
 
-export type RubricInput = { degreeId: string; criteria: Criterion[]; passScore: number }
+export type RubricInput = RubricRequest & { degreeId: string }
 
 /** updateRubric saves a new version of the degree's rubric (weights must sum to 100). */
 export const updateRubric = ({ degreeId, criteria, passScore }: RubricInput) =>
-  api.put<Rubric>(`/api/admin/config/${encodeURIComponent(degreeId)}/rubric`, { criteria, passScore })
+  api.put<Rubric>(`/api/admin/config/${encodeURIComponent(degreeId)}/rubric`, { criteria, passScore } satisfies RubricRequest)
 
 export function useUpdateRubric() {
   const qc = useQueryClient()

@@ -4,6 +4,7 @@ import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { useDegrees } from '@/lib/get-degrees'
 import { ApiError } from '@/lib/api-client'
+import type { UpdateFromCourseDetails } from '@/types/api'
 import { closeDialog, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useLineItems } from '../api/get-line-items'
@@ -133,8 +134,6 @@ function LeftList({ left }: { left: LeftStudent[] }) {
   )
 }
 
-type UpdateDetails = { left?: LeftStudent[]; omitted?: Omitted[] }
-
 // GroupCourseCard is the course of the active group: "Actualizar desde el
 // curso" adds the students who joined since (with the dialogs of adding
 // students) and lists those who left, and the gradebook column the
@@ -153,7 +152,7 @@ export function GroupCourseCard({ info }: { info: NonNullable<LtiCourses['group'
       await showSuccess(`${res.added} Estudiante(s) agregado(s)`, 'Los estudiantes se han agregado correctamente')
     } catch (err) {
       if (err instanceof ApiError && err.code === 'students_already_in_group') {
-        const d = (err.details ?? {}) as UpdateDetails
+        const d = (err.details ?? {}) as Partial<UpdateFromCourseDetails>
         setLeft(d.left ?? [])
         setOmitted(d.omitted ?? [])
         return showError('Error', 'Los estudiantes ya están en el grupo')

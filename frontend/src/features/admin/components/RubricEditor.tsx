@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
-import type { Rubric } from '@/types/api'
+import type { CriterionGroup, Rubric } from '@/types/api'
 import { closeDialog, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { useUpdateRubric } from '../api/update-rubric'
@@ -14,7 +14,6 @@ import {
   weightStatus,
   weightSums,
   type CriterionDraft,
-  type Group,
   type RubricDraft,
 } from '../lib/rubric-draft'
 import { inputClass } from '@/components/ui/input'
@@ -38,7 +37,7 @@ export function RubricEditor({ degreeId, rubric }: { degreeId: string; rubric: R
 
   const setCriteria = (f: (c: CriterionDraft[]) => CriterionDraft[]) => setDraft((d) => ({ ...d, criteria: f(d.criteria) }))
   const patch = (key: string, p: Partial<CriterionDraft>) => setCriteria((cs) => cs.map((c) => (c.key === key ? { ...c, ...p } : c)))
-  const add = (group: Group) => {
+  const add = (group: CriterionGroup) => {
     const c = newCriterion(draft.criteria, group)
     setFresh((s) => new Set(s).add(c.key))
     setCriteria((cs) => [...cs, c])
@@ -192,7 +191,7 @@ function CriterionEditor({
           <select
             id={`${idBase}-group`}
             value={c.group}
-            onChange={(e) => onChange({ group: e.target.value as Group })}
+            onChange={(e) => onChange({ group: e.target.value as CriterionGroup })}
             className={inputClass}
           >
             <option value="contenido">Contenido</option>

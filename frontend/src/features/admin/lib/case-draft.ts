@@ -1,6 +1,7 @@
 // The case form's state, the body sent to the server, and the server's
 // problems (400 invalid_case: details [{column, message}]) sorted by field.
 import type { Case, CaseFields, LegalBase } from '@/types/api'
+import areas from '@/types/areas.json'
 
 /** A legal base as the form edits it (a note, empty or not). */
 export type DraftLegalBase = Required<Pick<LegalBase, 'norm' | 'article' | 'note'>>
@@ -39,27 +40,11 @@ export const caseFieldNames: Record<CaseField, string> = {
   status: 'Estado',
 }
 
-/** The legal areas suggested for a case (others may be typed), as the server lists them. */
-export const areaSuggestions = [
-  'Constitucional',
-  'Penal',
-  'Procesal Penal',
-  'Civil',
-  'Procesal',
-  'Sucesiones',
-  'Niñez y Familia',
-  'Laboral',
-  'Administrativo',
-  'Tributario',
-  'Mercantil y Societario',
-  'Ambiental y derechos de la naturaleza',
-  'Internacional',
-  'Seguridad Social',
-  'Inquilinato',
-  'Protección al Consumidor',
-  'Arbitraje y Mediación',
-  'Laboral Colectivo',
-]
+/**
+ * The legal areas suggested for a case (others may be typed), as the server
+ * lists them: areas.json is written from domain.Areas by backend/cmd/apitypes.
+ */
+export const areaSuggestions: readonly string[] = areas
 
 const atLeastOne = <T>(list: T[] | undefined, blank: T): T[] => (list && list.length > 0 ? [...list] : [blank])
 

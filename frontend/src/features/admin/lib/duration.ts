@@ -1,5 +1,6 @@
 // Blueprint timings are whole seconds on the server; tutors edit the long
 // ones as minutes and seconds.
+import type { Bound } from '@/types/api'
 
 export type MinSec = { min: number; sec: number }
 
@@ -28,8 +29,6 @@ export function formatDuration(total: number): string {
   if (sec === 0) return `${min} min`
   return `${min} min ${sec} s`
 }
-
-export type Bound = { min: number; max: number }
 
 /** rangeText describes a bound in words: "entre 10 min y 60 min". */
 export function rangeText(bound: Bound, unit: 'seconds' | 'count' = 'seconds'): string {

@@ -1,8 +1,6 @@
 // The rubric editor's state and the rules the server applies to it
 // (weights are whole numbers summing to 100; codes are unique).
-import type { Criterion, Rubric } from '@/types/api'
-
-export type Group = Criterion['group']
+import type { Criterion, CriterionGroup, Rubric } from '@/types/api'
 
 /** CriterionDraft is a criterion being edited: weight as typed, and a stable key for React. */
 export type CriterionDraft = Omit<Criterion, 'weight'> & { key: string; weight: string }
@@ -50,7 +48,7 @@ export function weightStatus(total: number): { ok: boolean; text: string } {
 }
 
 /** nextCriterionId proposes the next free code of a group: C6 after C1…C5, F1 when there is none. */
-export function nextCriterionId(criteria: Pick<CriterionDraft, 'id'>[], group: Group): string {
+export function nextCriterionId(criteria: Pick<CriterionDraft, 'id'>[], group: CriterionGroup): string {
   const prefix = group === 'contenido' ? 'C' : 'F'
   const used = new Set(criteria.map((c) => c.id.trim().toUpperCase()))
   let n = 1
@@ -62,7 +60,7 @@ export function nextCriterionId(criteria: Pick<CriterionDraft, 'id'>[], group: G
   return `${prefix}${n}`
 }
 
-export function newCriterion(criteria: Pick<CriterionDraft, 'id'>[], group: Group = 'contenido'): CriterionDraft {
+export function newCriterion(criteria: Pick<CriterionDraft, 'id'>[], group: CriterionGroup = 'contenido'): CriterionDraft {
   return {
     key: newKey(),
     id: nextCriterionId(criteria, group),

@@ -2,8 +2,6 @@
 import type { AttemptSummary } from '@/types/api'
 import { summaryScore } from '@/lib/attempts'
 
-export type Trend = 'sube' | 'baja' | 'estable' | ''
-
 /** trendText is the trend in words ("" means too few marks to tell). */
 export function trendText(t: string | null | undefined): string {
   switch (t) {

@@ -20,7 +20,8 @@ const rec = (id: string, p: number, createdAt: string, late?: boolean): Recordin
   durationMs: 1000,
   complete: true,
   deleted: false,
-  late,
+  late: late ?? false,
+  transcript: null,
 })
 
 describe('recordingLabels', () => {

@@ -1,23 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { Session } from '@/types/api'
 
-export type Role = 'estudiante' | 'tutor'
-
-export type User = {
-  id: string
-  mail: string
-  displayName: string
-  givenName: string
-  surname: string
-  photoUrl: string
-  role: Role
-}
-
-export type Access = { test: boolean; admin: boolean }
-
-// Session is the server's answer to "who am I and where may I go". A guest
-// gets user null.
-export type Session = { user: User | null; access: Access }
+// The session's shapes are declared in src/types/api.ts; a guest gets user null.
+export type { Access, Role, Session, User } from '@/types/api'
 
 export const sessionQueryKey = ['session'] as const
 

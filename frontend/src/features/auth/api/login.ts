@@ -1,16 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { isUserData } from '@/lib/config'
 import { api } from '@/lib/api-client'
-import { sessionQueryKey, type Session } from './get-session'
+import type { LoginCodeRequest, LoginRequest, LoginResult, Session } from '@/types/api'
+import { sessionQueryKey } from './get-session'
 
-export type LoginInput = { email: string; password: string }
+export type { LoginResult }
 
-/**
- * The answer to a sign-in: the new session, or (mfaRequired) a guest's
- * session while the server waits for the second factor (POST
- * /api/auth/login/code).
- */
-export type LoginResult = Session & { mfaRequired?: boolean; device?: string }
+/** What the sign-in form gives; the browser adds its device token, if it has one. */
+export type LoginInput = Omit<LoginRequest, 'device'>
 
 // A browser that signed in to an account before shows the server the
 // device token it was given then: someone else's failed guesses from the
@@ -35,7 +32,7 @@ function keepDevice(email: string, device: string | undefined) {
 }
 
 export const login = async (input: LoginInput) => {
-  const res = await api.post<LoginResult>('/api/auth/login', { ...input, device: storedDevice(input.email) })
+  const res = await api.post<LoginResult>('/api/auth/login', { ...input, device: storedDevice(input.email) } satisfies LoginRequest)
   keepDevice(input.email, res.device)
   return res
 }
@@ -60,7 +57,7 @@ export function useLogin() {
   })
 }
 
-export const loginCode = (code: string) => api.post<LoginResult>('/api/auth/login/code', { code })
+export const loginCode = (code: string) => api.post<LoginResult>('/api/auth/login/code', { code } satisfies LoginCodeRequest)
 
 /** The second step of a sign-in: a code from the authenticator app or a recovery code. */
 export function useLoginCode() {

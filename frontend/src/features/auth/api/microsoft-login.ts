@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { isUserData, type MicrosoftConfig } from '@/lib/config'
-import { sessionQueryKey, type Session } from './get-session'
+import { isUserData } from '@/lib/config'
+import type { MicrosoftConfig, MicrosoftLoginRequest, MicrosoftLoginResult, MicrosoftNonce, Session } from '@/types/api'
+import { sessionQueryKey } from './get-session'
 import { clearMicrosoftCache } from './msal-cache'
 
-export type MicrosoftLoginResult = Session & { created: boolean }
+export type { MicrosoftLoginResult }
 
 export class MicrosoftNotConfiguredError extends Error {}
 
@@ -19,7 +20,7 @@ export type MicrosoftLoginInput = {
 // here, when the button is used, while the server issues the nonce.
 export async function signInWithMicrosoft({ config: cfg, onPopup }: MicrosoftLoginInput): Promise<MicrosoftLoginResult> {
   if (!cfg.enabled || !cfg.clientId || !cfg.authority) throw new MicrosoftNotConfiguredError()
-  const [{ nonce }, { popupIdToken }] = await Promise.all([api.post<{ nonce: string }>('/api/auth/microsoft/start'), import('./msal')])
+  const [{ nonce }, { popupIdToken }] = await Promise.all([api.post<MicrosoftNonce>('/api/auth/microsoft/start'), import('./msal')])
   onPopup?.(true)
   let idToken: string
   try {
@@ -28,7 +29,7 @@ export async function signInWithMicrosoft({ config: cfg, onPopup }: MicrosoftLog
     onPopup?.(false)
   }
   try {
-    return await api.post<MicrosoftLoginResult>('/api/auth/microsoft', { idToken })
+    return await api.post<MicrosoftLoginResult>('/api/auth/microsoft', { idToken } satisfies MicrosoftLoginRequest)
   } finally {
     // Once the server has answered, the browser keeps nothing of the
     // sign-in: MSAL's cache holds the ID token, the account and a Graph

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import type { PasswordResetInput } from '@/types/api'
 
-export type PasswordResetInput = { token: string; password: string }
+export type { PasswordResetInput }
 
 /** Sets a new password with the token of a reset link (it works once). */
 export const resetPassword = (input: PasswordResetInput) => api.post<void>('/api/auth/password-reset', input)

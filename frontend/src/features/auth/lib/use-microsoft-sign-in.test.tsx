@@ -13,6 +13,7 @@ vi.mock('../api/msal', () => ({ popupIdToken: vi.fn(async () => 'id-token') }))
 const config: AppConfig = {
   site: {} as AppConfig['site'],
   microsoft: { enabled: true, clientId: 'c', authority: 'https://login.example/t', scopes: ['openid'] },
+  mail: { enabled: false },
 }
 
 const user = { id: 'u', mail: 'a@utpl.edu.ec', displayName: 'A', givenName: 'A', surname: '', photoUrl: '', role: 'estudiante' }

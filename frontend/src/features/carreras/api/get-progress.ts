@@ -1,26 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
-import type { AttemptSummary } from '@/types/api'
+import type { AreaResult, Progress, Trend } from '@/types/api'
 
-export type Trend = 'sube' | 'baja' | 'estable' | ''
-
-export type Progress = {
-  attempts: number
-  finished: number
-  lastScore: number | null
-  average: number | null
-  trend: Trend
-  lastActivity: string | null
-  byCriterion: { id: string; name: string; group?: string; points: { at: string; level: number }[] }[]
-  recent: AttemptSummary[]
-  /** Finished attempts per area of law, weakest average first. */
-  byArea: AreaResult[]
-  /** Where a "Sorteo dirigido" would aim now; null without results yet. */
-  directed: { area: string; difficulty: string; reason: string } | null
-}
-
-export type AreaResult = { area: string; attempts: number; average: number; passed: number }
+export type { AreaResult, Progress, Trend }
 
 export const getProgress = () => api.get<Progress>('/api/me/progress')
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
-import type { Attempt, Difficulty, Levels, Mode } from '@/types/api'
+import type { Attempt, Difficulty, Levels, LevelsRequest, Mode, NotesRequest, PhaseRequest, StartRequest } from '@/types/api'
 import { serverClock } from '../lib/clock'
 
 // The attempt runner's requests. Every answer carries serverTime, which keeps
@@ -27,22 +27,23 @@ export const startAttempt = (mode: Mode, area: string, difficulty: Difficulty | 
   timed(() =>
     api.post<Attempt>(
       '/api/attempts',
-      mode !== 'entrenamiento'
+      (mode !== 'entrenamiento'
         ? { mode }
         : directed
           ? { mode, directed: true }
-          : { mode, ...(area ? { area } : {}), ...(difficulty ? { difficulty } : {}) },
+          : { mode, ...(area ? { area } : {}), ...(difficulty ? { difficulty } : {}) }) satisfies StartRequest,
     ),
   )
 
-export const advancePhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/advance`, { from }))
-export const skipPhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/skip`, { from }))
+export const advancePhase = (id: string, from: number) =>
+  timed(() => api.post<Attempt>(`${base(id)}/advance`, { from } satisfies PhaseRequest))
+export const skipPhase = (id: string, from: number) => timed(() => api.post<Attempt>(`${base(id)}/skip`, { from } satisfies PhaseRequest))
 export const pauseAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/pause`))
 export const resumeAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/resume`))
 export const abandonAttempt = (id: string) => timed(() => api.post<Attempt>(`${base(id)}/abandon`))
 export const submitSelfAssessment = (id: string, levels: Levels) =>
-  timed(() => api.post<Attempt>(`${base(id)}/self-assessment`, { levels }))
-export const saveNotes = (id: string, notes: string) => api.put<void>(`${base(id)}/notes`, { notes })
+  timed(() => api.post<Attempt>(`${base(id)}/self-assessment`, { levels } satisfies LevelsRequest))
+export const saveNotes = (id: string, notes: string) => api.put<void>(`${base(id)}/notes`, { notes } satisfies NotesRequest)
 
 // The runner's view of an attempt: polled now and then so that the server's
 // own closing of expired phases (and the clock) stay in view.

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { api, ApiError, busyDelay } from '@/lib/api-client'
+import type { CompleteRequest, PutRecordingRequest } from '@/types/api'
 import * as store from './store'
 import type { ChunkRow, RecordingRow } from './store'
 
@@ -345,7 +346,9 @@ export class UploadQueue {
     const path = `${this.base}/${encodeURIComponent(rec.id)}`
     switch (work.type) {
       case 'create':
-        await this.send((signal) => api.put(path, { phase: rec.phase, mimeType: rec.mimeType }, { signal }, noBusyRetry))
+        await this.send((signal) =>
+          api.put(path, { phase: rec.phase, mimeType: rec.mimeType } satisfies PutRecordingRequest, { signal }, noBusyRetry),
+        )
         this.created.add(rec.id)
         return
       case 'chunk': {
@@ -360,7 +363,7 @@ export class UploadQueue {
         return
       }
       case 'complete': {
-        const body: Record<string, unknown> = { chunks: rec.nextSeq, durationMs: Math.round(rec.durationMs) }
+        const body: CompleteRequest = { chunks: rec.nextSeq, durationMs: Math.round(rec.durationMs) }
         if (rec.levels.length > 0) body.levels = rec.levels
         await this.send((signal) => api.post(`${path}/complete`, body, { signal }, noBusyRetry))
         await store.markCompleted(rec.id)

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
-import type { Segment, Transcript, TranscriptSource } from '@/types/api'
+import type { Segment, Transcript, TranscriptRequest, TranscriptSource } from '@/types/api'
 
 export type PutTranscriptInput = {
   attemptId: string
@@ -17,7 +17,7 @@ export const putTranscript = ({ attemptId, recordingId, language, source, segmen
     language: language || 'es-EC',
     source,
     segments,
-  })
+  } satisfies TranscriptRequest)
 
 // useCorrectTranscript saves a person's correction; the evidence is
 // recomputed by the server, so the attempt is fetched again.

@@ -107,6 +107,8 @@ describe('RecordingWithTranscript', () => {
       complete: true,
       deleted: false,
       createdAt: '2026-11-20T15:00:00Z',
+      late: false,
+      transcript: null,
     }
     wrap(<RecordingWithTranscript attemptId="a-1" recording={recording} transcript={transcript} label="Exposición" canEdit={false} />)
     const audio = (await screen.findByLabelText('Grabación: Exposición')) as HTMLAudioElement
