@@ -64,13 +64,10 @@ dev: deps ## Vite with hot reload at http://127.0.0.1:5173, /api proxied to the 
 
 # make test runs each step as its own make, in this order, stopping at the
 # first failure, and prints each step's wall time (scripts/timed-steps.sh).
-# e2e-engines (Firefox ESR, WebKitGTK) is not a step yet: a WebKit dialog
-# that stays open after its button was pressed still fails it now and then
-# (docs/testing.md, "Status"); run it with make e2e-engines.
-TEST_STEPS := lint check-deploy test-go test-web size e2e
+TEST_STEPS := lint check-deploy test-go test-web size e2e e2e-engines
 
 .PHONY: test
-test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e in Chromium, in order), printing each step's wall time; make e2e-engines runs the Firefox and WebKit journeys
+test: ## Run every test (lint, check-deploy, test-go, test-web, size, e2e in Chromium, e2e-engines in Firefox and WebKit, in order), printing each step's wall time
 	@MAKE="$(MAKE)" scripts/timed-steps.sh $(TEST_STEPS)
 
 # The deployment files, checked without a cloud account: firebase.json is

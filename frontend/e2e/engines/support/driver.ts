@@ -120,6 +120,34 @@ export function findTargets(t: WireTarget): Element[] {
   return hits.filter((el) => !hits.some((other) => other !== el && el.contains(other)))
 }
 
+/**
+ * bringToRest runs in the page on an element about to be clicked. It
+ * scrolls the element to the middle of the viewport (instantly: the page
+ * scrolls smoothly), so it does not sit under the fixed header or the
+ * phone's sticky status bar, and then waits until its box is the same in
+ * two frames in a row, as Playwright's own clicks do. A SweetAlert2 dialog
+ * grows into place for a few hundred milliseconds: a click aimed at its
+ * button's box while it grows can land beside the button, and the dialog
+ * stays open. Returns whether the element came to rest within two seconds.
+ */
+export async function bringToRest(el: Element): Promise<boolean> {
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
+  const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()))
+  const box = () => {
+    const r = el.getBoundingClientRect()
+    return [r.x, r.y, r.width, r.height].join()
+  }
+  const until = Date.now() + 2_000
+  let last = box()
+  while (Date.now() < until) {
+    await frame()
+    const now = box()
+    if (now === last) return true
+    last = now
+  }
+  return false
+}
+
 export type WaitOptions = { timeout?: number; state?: 'visible' | 'hidden' }
 
 /** One browser of one engine, with one tab. */

@@ -3,7 +3,7 @@
 // a fake microphone that needs no permission prompt; MediaRecorder then
 // records audio/webm;codecs=opus.
 import puppeteer, { type ElementHandle, type Page } from 'puppeteer-core'
-import { commonQueries, describe, pollUntil, toWire, withFind, type EngineBrowser, type Target } from './driver'
+import { bringToRest, commonQueries, describe, pollUntil, toWire, withFind, type EngineBrowser, type Target } from './driver'
 
 export const firefoxBinary = process.env.FIREFOX ?? '/usr/bin/firefox-esr'
 
@@ -63,11 +63,15 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     },
     url: async () => page.url(),
     async click(target, opts) {
-      const el = await element(target, opts?.timeout)
-      // Bring it to the middle of the viewport first (instantly: the page
-      // scrolls smoothly): scrolled only into view, it can sit under the
-      // fixed header, and the click would open the logo's link instead.
-      await el.evaluate((node) => node.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }))
+      // Scrolled only into view, an element can sit under the fixed header,
+      // and the click would open the logo's link instead; a growing dialog
+      // moves its buttons. bringToRest waits for both.
+      const el = await pollUntil(`${describe(target)} to come to rest`, opts?.timeout ?? 15_000, async () => {
+        const found = await element(target, opts?.timeout)
+        if (await found.evaluate(bringToRest)) return found
+        await found.dispose()
+        return undefined
+      })
       await el.click()
       await el.dispose()
     },

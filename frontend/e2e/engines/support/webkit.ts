@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { commonQueries, describe, pollUntil, toWire, withFind, type EngineBrowser, type Target } from './driver'
+import { bringToRest, commonQueries, describe, pollUntil, toWire, withFind, type EngineBrowser, type Target } from './driver'
 
 export const webkitDriverBinary = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver'
 // dpkg -L libwebkit2gtk-4.1-0 lists it here on amd64; WEBKIT_MINIBROWSER names another.
@@ -142,20 +142,14 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     url: () => send<string>('GET', `${s}/url`),
     async click(target, opts) {
       // The page may render the element again between finding and clicking
-      // it (a stale reference): find it again.
-      // WebDriver scrolls an element only until it is in view, which may
-      // leave it under the fixed header or the phone's sticky status bar
-      // (element click intercepted): bring it to the middle of the
-      // viewport first, as a user scrolls to what they mean to press
-      // (instantly: the page scrolls smoothly, and a click computed while
-      // it moves would land beside the element).
+      // it (a stale reference): find it again. WebDriver scrolls an element
+      // only until it is in view, which may leave it under the fixed header
+      // (element click intercepted), and does not wait for it to stop
+      // moving: bringToRest does both first.
       await pollUntil(`a click on ${describe(target)}`, opts?.timeout ?? 15_000, async () => {
         const el = await element(target, opts?.timeout)
         try {
-          await send('POST', `${s}/execute/sync`, {
-            script: `arguments[0].scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })`,
-            args: [el],
-          })
+          if (!(await call<boolean>(bringToRest.toString(), el))) return undefined
           await send('POST', `${s}/element/${el[ELEMENT]}/click`, {})
           return true
         } catch (e) {
