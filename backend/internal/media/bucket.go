@@ -438,11 +438,23 @@ func (b *Bucket) ReadComposed(ctx context.Context, key string) (io.ReadCloser, e
 	return b.readFrom(ctx, b.composedName(key), 0)
 }
 
-// PutComposed uploads r in one request, checking it against the chunks as
-// it streams: at the first wrong segment, or if r fails or ends short, the
-// upload is abandoned before it completes, and Cloud Storage keeps the
-// object that was there (or none). The stored object is then read back and
-// checked, as Compose does, before the chunks and intermediates go.
+// composedUploadChunk is the size of each request of PutComposed's
+// resumable upload (a multiple of 256 KiB), held in memory while it is sent.
+const composedUploadChunk = 8 << 20
+
+// PutComposed uploads r in a resumable upload, checking it against the
+// chunks as it streams: at the first wrong segment, or if r fails, ends
+// short or runs long, the upload is abandoned before its last request, and
+// Cloud Storage keeps the object that was there (or none). The stored
+// object is then read back and checked, as Compose does, before the chunks
+// and intermediates go.
+//
+// Not one request: when a single-request upload's body fails, the client
+// library still ends the multipart body with its closing boundary before
+// the error, and a server that reads up to that boundary may store what was
+// sent (fake-gcs-server did, under -race: a stream one byte too long stored
+// whole). A resumable upload is finished only by a request that the client
+// sends after its source has ended cleanly.
 func (b *Bucket) PutComposed(ctx context.Context, key string, r io.Reader, chunks []Chunk) error {
 	if !ValidKey(key) {
 		return fmt.Errorf("invalid media key %q", key)
@@ -450,7 +462,7 @@ func (b *Bucket) PutComposed(ctx context.Context, key string, r io.Reader, chunk
 	obj := b.bucket.Object(b.composedName(key))
 	uctx, cancel := context.WithCancel(ctx)
 	w := obj.NewWriter(uctx)
-	w.ChunkSize = 0 // one request: an abandoned upload stores nothing
+	w.ChunkSize = composedUploadChunk
 	w.ContentType = "application/octet-stream"
 	v := NewVerifier(chunks)
 	_, err := io.Copy(w, io.TeeReader(r, v))
@@ -458,12 +470,18 @@ func (b *Bucket) PutComposed(ctx context.Context, key string, r io.Reader, chunk
 		err = v.Check()
 	}
 	if err != nil {
-		cancel() // abandons the upload
-		_ = w.Close()
-		// The client sees the cancel in a goroutine of its own, and a Close
-		// that came first can end the request's body cleanly: the bucket may
-		// then keep what was sent. What it holds under the name is checked
-		// and removed unless it is the recording, as after a mismatch below.
+		// Abandon the upload: its source fails, so the client never sends
+		// the request that finishes it. Cancelling the context alone is not
+		// enough: the client sees a cancel in a goroutine of its own, and a
+		// Close that came first ended the source cleanly, which finishes the
+		// upload. CloseWithError is what that goroutine calls, done here
+		// first.
+		_ = w.CloseWithError(err) //nolint:staticcheck // SA1019: its documented replacement, a cancel, races with Close (above)
+		cancel()
+		_ = w.Close() // waits for the upload to end
+		// Should a bucket keep something all the same, what it holds under
+		// the name is checked and removed unless it is the recording, as
+		// after a mismatch below.
 		if errors.Is(b.verify(context.WithoutCancel(ctx), obj, chunks), ErrMismatch) {
 			_ = b.deleteObject(context.WithoutCancel(ctx), obj.ObjectName())
 		}
