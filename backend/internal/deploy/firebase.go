@@ -174,7 +174,9 @@ type File struct {
 func Firebase(svc Service, cfg config.Config) ([]byte, error) {
 	var f File
 	f.Hosting.Public = "frontend/dist"
-	f.Hosting.Ignore = []string{"firebase.json", "**/.*", "**/node_modules/**", ".vite/**"}
+	// The build's Brotli copies (name.br) are for the Go server, which
+	// serves them itself; Hosting compresses what it serves on its own.
+	f.Hosting.Ignore = []string{"firebase.json", "**/.*", "**/node_modules/**", ".vite/**", "**/*.br"}
 	for _, p := range Prefixes() {
 		f.Hosting.Rewrites = append(f.Hosting.Rewrites, rewrite{Source: p + "/**", Run: &runTarget{ServiceID: svc.ID, Region: svc.Region}})
 	}
