@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Lighthouse (mobile) on /inicio and /login against the built binary.
-# Budgets: performance >= 95, accessibility = 100, best practices = 100.
-# Reports go to .bench/lighthouse-*.json. Needs bin/simulador and Chromium.
+# Budgets: performance >= 98, accessibility = 100, best practices = 100,
+# each on the median of LH_RUNS runs (default 5): one run's performance
+# score moves by 2-3 points from run to run on this machine, as Lighthouse's
+# own guidance on variability warns.
+# Reports go to .bench/lighthouse-<page>-<run>.json. Needs bin/simulador and
+# Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,19 +23,27 @@ for _ in $(seq 1 50); do
   sleep 0.2
 done
 
+RUNS=${LH_RUNS:-5}
 fail=0
 for page in inicio login; do
-  report="$OUT/lighthouse-$page.json"
-  npx --yes lighthouse@12 "http://127.0.0.1:$PORT/$page" --quiet --output=json --output-path="$report" \
-    --only-categories=performance,accessibility,best-practices \
-    --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync" \
-    >/dev/null 2>"$DATA/lh-$page.err" || { cat "$DATA/lh-$page.err" >&2; exit 1; }
-  read -r perf a11y bp < <(node -e '
-    const r = require(process.argv[1]);
-    const s = (k) => Math.round(r.categories[k].score * 100);
-    console.log(s("performance"), s("accessibility"), s("best-practices"));' "$PWD/$report")
-  printf '/%-7s performance %3d (>= 95)  accessibility %3d (= 100)  best practices %3d (= 100)\n' "$page" "$perf" "$a11y" "$bp"
-  if (( perf < 95 || a11y < 100 || bp < 100 )); then fail=1; fi
+  scores=()
+  for run in $(seq 1 "$RUNS"); do
+    report="$OUT/lighthouse-$page-$run.json"
+    npx --yes lighthouse@12 "http://127.0.0.1:$PORT/$page" --quiet --output=json --output-path="$report" \
+      --only-categories=performance,accessibility,best-practices \
+      --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync" \
+      >/dev/null 2>"$DATA/lh-$page.err" || { cat "$DATA/lh-$page.err" >&2; exit 1; }
+    scores+=("$PWD/$report")
+  done
+  # The median run by performance, and its other two scores.
+  read -r perf a11y bp all < <(node -e '
+    const runs = process.argv.slice(1).map((f) => require(f).categories)
+    const s = (c, k) => Math.round(c[k].score * 100)
+    runs.sort((a, b) => s(a, "performance") - s(b, "performance"))
+    const m = runs[Math.floor(runs.length / 2)]
+    console.log(s(m, "performance"), s(m, "accessibility"), s(m, "best-practices"), runs.map((c) => s(c, "performance")).join(","))' "${scores[@]}")
+  printf '/%-7s performance %3d (>= 98; runs %s)  accessibility %3d (= 100)  best practices %3d (= 100)\n' "$page" "$perf" "$all" "$a11y" "$bp"
+  if (( perf < 98 || a11y < 100 || bp < 100 )); then fail=1; fi
 done
 if (( fail )); then
   echo "Lighthouse budget not met; see $OUT/lighthouse-*.json" >&2
