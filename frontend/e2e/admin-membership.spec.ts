@@ -35,8 +35,7 @@ test('a tutor removes a student after confirming; the student loses /test and th
   await remove.click()
   await expectDialog(page, '¿Quitar a Rosa Quitada Mena del grupo?', confirmText)
   await expect(dialog(page).getByRole('button', { name: 'Quitar' })).toBeVisible()
-  await dialog(page).getByRole('button', { name: 'Cancelar' }).click()
-  await expect(dialog(page)).toBeHidden()
+  await closeDialog(page, 'Cancelar')
   await expect(row).toBeVisible()
 
   // Confirming removes the student.

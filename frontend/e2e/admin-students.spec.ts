@@ -1,6 +1,6 @@
 // The tutor follows each student's practice (docs/product.md, /admin
 // Estudiantes).
-import { signIn } from './support/fixtures'
+import { signIn, closeDialog } from './support/fixtures'
 import { test, expect, apiAs, ok, loadGroup, setShortBlueprint, finishedAttempt, userIdOf } from './support/admin'
 
 test('Estudiantes shows attempts, average and trend, and opens a student’s attempts', async ({ page, server }) => {
@@ -66,7 +66,7 @@ test('Estudiantes shows attempts, average and trend, and opens a student’s att
       .getByRole('radio', { name: /^1 · / })
       .check()
   await page.getByRole('button', { name: 'Guardar calificación' }).click()
-  await page.locator('.swal2-confirm').click()
+  await closeDialog(page)
 
   // The tutor's mark replaces the self-assessment in the figures.
   await page.getByRole('link', { name: /Intentos de Andrés Villacís Mora/ }).click()

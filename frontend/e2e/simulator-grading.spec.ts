@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test'
 import { test, expect, classroom, signIn, chooseAndStart, phaseHeading, rateAll, getAttempt, expectPlayable } from './support/simulator'
 import { score, type AttemptJSON } from './support/admin'
+import { closeDialog } from './support/fixtures'
 
 const es = (n: number) => n.toLocaleString('es-EC', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
@@ -100,8 +101,7 @@ test('a Simulacro recorded in the browser is graded by the tutor, and the studen
   await tp.getByLabel('Comentarios para el estudiante').fill(comments)
   await tp.getByRole('button', { name: 'Guardar calificación' }).click()
   await expect(tp.locator('.swal2-popup .swal2-title')).toHaveText('Calificación guardada')
-  await tp.locator('.swal2-popup .swal2-confirm').click()
-  await expect(tp.locator('.swal2-popup')).toBeHidden()
+  await closeDialog(tp)
   await expect(tp.getByText('Comentarios enviados')).toBeVisible()
   await tp.getByRole('link', { name: '← Volver a Calificar' }).click()
   await expect(tp.getByText('No hay intentos por calificar.')).toBeVisible()

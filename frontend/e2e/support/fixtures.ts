@@ -44,7 +44,20 @@ export async function expectDialog(page: Page, title: string, text?: string) {
   if (text !== undefined) await expect(d.locator('.swal2-html-container')).toHaveText(text)
 }
 
-export async function closeDialog(page: Page) {
-  await dialog(page).locator('.swal2-confirm').click()
+/**
+ * Closes the dialog with its confirm button (or the named one) and waits
+ * until SweetAlert2 has given focus back (src/lib/dialogs.ts marks that on
+ * <html data-dialog>): that focus may scroll the page, and a click aimed
+ * before it lands would hit whatever the scroll brought under the pointer.
+ */
+export async function closeDialog(page: Page, button?: string) {
+  const d = dialog(page)
+  await (button ? d.getByRole('button', { name: button }) : d.locator('.swal2-confirm')).click()
+  await dialogGone(page)
+}
+
+/** Waits until no dialog is open or closing (see closeDialog). */
+export async function dialogGone(page: Page) {
   await expect(dialog(page)).toBeHidden()
+  await expect(page.locator('html')).not.toHaveAttribute('data-dialog')
 }

@@ -24,11 +24,26 @@ export async function swal(): Promise<Swal> {
   return s
 }
 
+// SweetAlert2 gives focus back to the element that had it 100 ms after a
+// dialog has gone, and that focus may scroll the page. <html data-dialog>
+// says where the dialog is in its life: "open", then "closing" until focus is
+// back. Whatever must act on the page right after a dialog (the end-to-end
+// tests) waits for the attribute to go, not for a time. A dialog that opens
+// while another is closing cancels that one's return of focus, so its
+// willOpen takes over the attribute.
+function markDialog(state: 'open' | 'closing' | null) {
+  if (state) document.documentElement.dataset.dialog = state
+  else delete document.documentElement.dataset.dialog
+}
+
 export const base = {
   confirmButtonText: 'Aceptar',
   buttonsStyling: true,
   returnFocus: true,
   heightAuto: false,
+  willOpen: () => markDialog('open'),
+  willClose: () => markDialog('closing'),
+  didClose: () => markDialog(null),
 } as const
 
 export async function showError(title: string, text: string) {

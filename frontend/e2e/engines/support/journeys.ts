@@ -33,9 +33,11 @@ export async function dialogShown(b: EngineBrowser, title: string) {
   return { title, text }
 }
 
+/** Confirms the dialog and waits until it is gone and focus is back (see closeDialog in e2e/support/fixtures.ts). */
 export async function confirmDialog(b: EngineBrowser) {
   await b.click({ css: '.swal2-popup .swal2-confirm' })
   await b.waitFor({ css: '.swal2-popup' }, { state: 'hidden' })
+  await b.waitFor({ css: 'html[data-dialog]' }, { state: 'hidden' })
 }
 
 export async function phaseTitle(b: EngineBrowser) {

@@ -1,0 +1,54 @@
+import { showInfo, showLoading, showError } from './dialogs'
+
+const state = () => document.documentElement.dataset.dialog
+
+async function until(what: string, check: () => boolean) {
+  await vi.waitFor(() => {
+    if (!check()) throw new Error(`still waiting for ${what}`)
+  })
+}
+
+describe('<html data-dialog>', () => {
+  // SweetAlert2 asks for the reduced-motion preference and keeps the scroll
+  // position; jsdom has neither matchMedia nor scrollTo.
+  beforeAll(() => {
+    window.matchMedia ??= (query: string) =>
+      ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList
+  })
+  beforeEach(() => {
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+  })
+
+  it('is "open" while a dialog shows, "closing" until focus is back, then gone', async () => {
+    const opener = document.createElement('button')
+    document.body.append(opener)
+    opener.focus()
+
+    const shown = showInfo('Aviso', 'Texto')
+    await until('the dialog', () => document.querySelector('.swal2-confirm') !== null)
+    expect(state()).toBe('open')
+
+    ;(document.querySelector('.swal2-confirm') as HTMLButtonElement).click()
+    expect(state()).toBe('closing')
+    await shown
+    await until('focus to come back', () => state() === undefined)
+    expect(document.activeElement).toBe(opener)
+    opener.remove()
+  })
+
+  it('follows a dialog that replaces one still closing, or still open', async () => {
+    const confirm = () => (document.querySelector('.swal2-confirm') as HTMLButtonElement).click()
+    const first = showInfo('Primero', 'Texto')
+    await until('the first dialog', () => state() === 'open')
+    confirm()
+    await first
+    // The first one's return of focus is cancelled by the next dialog.
+    void showLoading('Cargando')
+    const error = showError('Error', 'No se pudo')
+    await until('the error dialog', () => document.querySelector('.swal2-title')?.textContent === 'Error')
+    expect(state()).toBe('open')
+    confirm()
+    await error
+    await until('the dialog to be gone', () => state() === undefined)
+  })
+})
