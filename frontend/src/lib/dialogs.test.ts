@@ -52,3 +52,30 @@ describe('<html data-dialog>', () => {
     await until('the dialog to be gone', () => state() === undefined)
   })
 })
+
+describe('loading SweetAlert2', () => {
+  afterEach(() => {
+    vi.doUnmock('sweetalert2')
+    vi.resetModules()
+  })
+
+  it('tries again on the next dialog after a failed load (the network was gone)', async () => {
+    window.matchMedia ??= (query: string) =>
+      ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    let offline = true
+    vi.doMock('sweetalert2', async (importOriginal) => {
+      if (offline) throw new TypeError('Failed to fetch dynamically imported module')
+      return importOriginal()
+    })
+    vi.resetModules()
+    const dialogs = await import('./dialogs')
+    await expect(dialogs.showInfo('Aviso', 'Texto')).rejects.toThrow()
+
+    offline = false
+    const shown = dialogs.showInfo('Aviso', 'Texto')
+    await until('the dialog', () => document.querySelector('.swal2-confirm') !== null)
+    ;(document.querySelector('.swal2-confirm') as HTMLButtonElement).click()
+    await shown
+  })
+})

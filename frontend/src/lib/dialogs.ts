@@ -6,8 +6,21 @@ type Swal = typeof import('sweetalert2').default
 
 let swalPromise: Promise<Swal> | null = null
 function load(): Promise<Swal> {
-  swalPromise ??= import('sweetalert2').then((m) => m.default)
+  // A failed load (the network was gone) is not kept: the next dialog tries again.
+  swalPromise ??= import('sweetalert2')
+    .then((m) => m.default)
+    .catch((e: unknown) => {
+      swalPromise = null
+      throw e
+    })
   return swalPromise
+}
+
+// preloadDialogs loads SweetAlert2 ahead of need. The attempt page calls it:
+// a student there may lose the network (the recordings wait in the browser),
+// and "Abandonar intento" must still ask, without a download on the click.
+export function preloadDialogs() {
+  void load().catch(() => undefined)
 }
 
 // A dialog that replaces a loading dialog waits until the loading one has

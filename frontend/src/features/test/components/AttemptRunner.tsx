@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom'
 import { Button } from '@/components/ui/Button'
 import { Notice } from '@/components/ui/Notice'
 import { phaseName } from '@/lib/attempts'
-import { confirmAction } from '@/lib/dialogs'
+import { confirmAction, preloadDialogs } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import type { Attempt } from '@/types/api'
 import { abandonAttempt, advancePhase, fetchAttempt, pauseAttempt, resumeAttempt, skipPhase, useSetAttempt } from '../api/attempt-actions'
@@ -51,6 +51,8 @@ export function AttemptRunner({ a }: { a: Attempt }) {
 
   const recordingAhead = a.phases.slice(cur).some((p) => p.recorded)
   useRecorderFollowsPhase(controller, resumed && phase?.recorded && !advancing ? cur : null, paused, recordingAhead)
+
+  useEffect(preloadDialogs, [])
 
   // Time is up: stop and advance automatically.
   useEffect(() => {
