@@ -28,8 +28,10 @@ test('an out-of-bounds blueprint is refused, a valid one is saved', async ({ pag
   // The inputs hold each part within its range…
   await prep.getByLabel('Minutos').fill('61')
   await page.getByRole('button', { name: 'Guardar tiempos' }).click()
+  // The browser does not submit a form that fails its own checks: no
+  // dialog, nothing saved (asserted below, before the next save).
   expect(await prep.getByLabel('Minutos').evaluate((el: HTMLInputElement) => el.validity.rangeOverflow)).toBe(true)
-  await page.waitForTimeout(500)
+  expect(await prep.getByLabel('Minutos').evaluate((el: HTMLInputElement) => el.form?.checkValidity())).toBe(false)
   await expect(dialog(page)).toBeHidden()
 
   // …and a total beyond the bound is marked, then refused by the server.
