@@ -19,7 +19,7 @@ func TestBrotliAssetsAreNotCompressedAgain(t *testing.T) {
 		"index.html":           {Data: []byte("<!doctype html>")},
 		"assets/app-abc.js":    {Data: []byte(script)},
 		"assets/app-abc.js.br": {Data: []byte("brotli bytes")},
-	}, []byte(`{}`)))
+	}, webui.Page{Config: []byte(`{}`)}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,9 +113,14 @@ func build(d Deps, table func(*api) []route) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	ui := webui.Handler(cfgJSON)
+	guestJSON, err := json.Marshal(sessionDTO{})
+	if err != nil {
+		return nil, err
+	}
+	page := webui.Page{Config: cfgJSON, GuestSession: guestJSON, SessionCookie: a.sessionCookie()}
+	ui := webui.Handler(page)
 	if d.Frontend != nil {
-		ui = webui.HandlerFS(d.Frontend, cfgJSON)
+		ui = webui.HandlerFS(d.Frontend, page)
 	}
 	e.GET("/*", echo.WrapHandler(ui))
 	e.HEAD("/*", echo.WrapHandler(ui))

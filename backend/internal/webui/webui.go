@@ -18,31 +18,51 @@ import (
 //go:embed all:dist
 var dist embed.FS
 
-// configMarker in index.html is replaced by the runtime configuration, so the
-// first paint needs no extra request.
+// configMarker in index.html is replaced by the runtime configuration (and,
+// for a guest, the session), so the first paint needs no extra request.
 const configMarker = "<!--app-config-->"
 
-// Handler serves the frontend. configJSON is embedded in index.html inside a
-// non-executable JSON script element (allowed by a strict CSP); it must be
-// produced by encoding/json, which escapes '<' and '>'.
-func Handler(configJSON []byte) http.Handler {
+// Page is what the server embeds in index.html. Each part goes inside a
+// non-executable JSON script element (allowed by a strict CSP), so each must
+// be produced by encoding/json, which escapes '<' and '>'.
+type Page struct {
+	// Config is the runtime configuration (#app-config), in every page.
+	Config []byte
+	// GuestSession (#app-session) is what /api/session answers a guest. It
+	// is embedded only in a page requested without the cookie named
+	// SessionCookie: without that cookie the browser is a guest for certain,
+	// and the app paints its first page without asking /api/session (one
+	// round trip less before a phone's first paint). With the cookie, the
+	// app asks, since only the server's lookup can tell whether it is valid.
+	GuestSession  []byte
+	SessionCookie string
+}
+
+// Handler serves the frontend embedded in the binary.
+func Handler(page Page) http.Handler {
 	sub, err := fs.Sub(dist, "dist")
 	if err != nil {
 		panic(err)
 	}
-	return HandlerFS(sub, configJSON)
+	return HandlerFS(sub, page)
 }
 
 // HandlerFS is Handler for the built frontend in files (tests serve one of
 // their own).
-func HandlerFS(sub fs.FS, configJSON []byte) http.Handler {
+func HandlerFS(sub fs.FS, page Page) http.Handler {
 	index, err := fs.ReadFile(sub, "index.html")
 	if err != nil {
 		index = []byte(notBuiltPage)
 	}
-	snippet := []byte(`<script id="app-config" type="application/json">` + string(configJSON) + `</script>`)
-	index = bytes.Replace(index, []byte(configMarker), snippet, 1)
-	return &handler{files: sub, index: index}
+	config := `<script id="app-config" type="application/json">` + string(page.Config) + `</script>`
+	h := &handler{files: sub, sessionCookie: page.SessionCookie}
+	h.index = bytes.Replace(index, []byte(configMarker), []byte(config), 1)
+	h.guestIndex = h.index
+	if page.GuestSession != nil && page.SessionCookie != "" {
+		guest := config + `<script id="app-session" type="application/json">` + string(page.GuestSession) + `</script>`
+		h.guestIndex = bytes.Replace(index, []byte(configMarker), []byte(guest), 1)
+	}
+	return h
 }
 
 // Built reports whether the frontend was built into this binary.
@@ -53,7 +73,10 @@ func Built() bool {
 
 type handler struct {
 	files fs.FS
-	index []byte
+	// index is the page for a request with a session cookie, guestIndex
+	// for one without (see Page.GuestSession).
+	index, guestIndex []byte
+	sessionCookie     string
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -106,10 +129,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	page := h.guestIndex
+	if _, err := r.Cookie(h.sessionCookie); err == nil {
+		page = h.index
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Add("Vary", "Cookie")
 	if r.Method == http.MethodGet {
-		_, _ = w.Write(h.index)
+		_, _ = w.Write(page)
 	}
 }
 

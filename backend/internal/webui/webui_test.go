@@ -3,6 +3,7 @@ package webui
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -28,7 +29,7 @@ func get(t *testing.T, h http.Handler, path, acceptEncoding string) *httptest.Re
 }
 
 func TestBrotliCopyGoesToBrowsersThatTakeIt(t *testing.T) {
-	h := HandlerFS(testFiles(), []byte(`{}`))
+	h := HandlerFS(testFiles(), Page{Config: []byte(`{}`)})
 	for _, tc := range []struct {
 		accept string
 		br     bool
@@ -60,5 +61,37 @@ func TestBrotliCopyGoesToBrowsersThatTakeIt(t *testing.T) {
 	// An asset without a copy is sent as it is.
 	if res := get(t, h, "/assets/other-def.css", "br"); res.Header().Get("Content-Encoding") != "" || res.Body.String() != "body{}" {
 		t.Errorf("asset without a copy: %v %q", res.Header(), res.Body.String())
+	}
+}
+
+func TestGuestSessionOnlyInPagesRequestedWithoutTheSessionCookie(t *testing.T) {
+	h := HandlerFS(testFiles(), Page{Config: []byte(`{"a":1}`), GuestSession: []byte(`{"user":null}`), SessionCookie: "sess"})
+	const config = `<script id="app-config" type="application/json">{"a":1}</script>`
+	const guest = `<script id="app-session" type="application/json">{"user":null}</script>`
+	page := func(cookie string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, "/login", nil)
+		if cookie != "" {
+			req.Header.Set("Cookie", cookie)
+		}
+		res := httptest.NewRecorder()
+		h.ServeHTTP(res, req)
+		if res.Header().Get("Vary") != "Cookie" || res.Header().Get("Cache-Control") != "no-cache" {
+			t.Fatalf("cookie %q: headers %v", cookie, res.Header())
+		}
+		return res
+	}
+	for cookie, wantGuest := range map[string]bool{"": true, "other=1": true, "sess=abc": false, "other=1; sess=abc": false} {
+		body := page(cookie).Body.String()
+		if !strings.Contains(body, config) {
+			t.Errorf("cookie %q: no configuration in %q", cookie, body)
+		}
+		if strings.Contains(body, guest) != wantGuest {
+			t.Errorf("cookie %q: guest session embedded = %v, want %v (%q)", cookie, !wantGuest, wantGuest, body)
+		}
+	}
+	// Without a guest session, no page has one.
+	plain := HandlerFS(testFiles(), Page{Config: []byte(`{}`)})
+	if body := get(t, plain, "/inicio", "").Body.String(); strings.Contains(body, "app-session") {
+		t.Errorf("page without a guest session: %q", body)
 	}
 }

@@ -9,7 +9,31 @@ export const sessionQueryKey = ['session'] as const
 
 export const getSession = () => api.get<Session>('/api/session')
 
-export const sessionQueryOptions = () => queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, staleTime: 60_000 })
+// The server embeds a guest's session in a page requested without a
+// session cookie (#app-session): the first page then paints without
+// asking /api/session. It stands for the moment the page was served only,
+// so it seeds the first session query and no later one (after a sign-in
+// or a sign-out the answer comes from the server).
+let servedAsGuest = embeddedGuestSession()
+
+function embeddedGuestSession(): Session | undefined {
+  const text = document.getElementById('app-session')?.textContent
+  if (!text) return undefined
+  try {
+    return JSON.parse(text) as Session
+  } catch {
+    return undefined
+  }
+}
+
+function takeServedSession(): Session | undefined {
+  const s = servedAsGuest
+  servedAsGuest = undefined
+  return s
+}
+
+export const sessionQueryOptions = () =>
+  queryOptions({ queryKey: sessionQueryKey, queryFn: getSession, initialData: takeServedSession, staleTime: 60_000 })
 
 export function useSession() {
   return useQuery(sessionQueryOptions())
