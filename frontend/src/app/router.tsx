@@ -2,6 +2,7 @@ import { lazy } from 'react'
 import { Navigate, Route, Routes } from 'react-router-dom'
 import { RootLayout } from '@/app/layout/RootLayout'
 import { HomePage } from '@/features/home/routes/HomePage'
+import { afterFirstPaint } from '@/lib/after-first-paint'
 import { paths } from '@/lib/paths'
 import { GuestOnly, RequireProfile, RequireTest, RequireTutor } from './guards'
 
@@ -10,13 +11,12 @@ import { GuestOnly, RequireProfile, RequireTest, RequireTutor } from './guards'
 // second round trip. The login page (with its code step and reset form) is
 // a small chunk of its own: opened directly, it starts loading with the app
 // rather than after the first render; from /inicio it is fetched once the
-// page has loaded, so "Iniciar Sesión" opens it at once. The declarative
+// page has painted, so "Iniciar Sesión" opens it at once. The declarative
 // router keeps react-router's data-router code out of the first load
 // (about 20 kB gzip).
 const loadLoginPage = () => import('@/features/auth/routes/LoginPage')
 if (window.location.pathname === paths.login) void loadLoginPage().catch(() => undefined)
-else if (window.location.pathname === paths.home)
-  window.addEventListener('load', () => setTimeout(() => void loadLoginPage().catch(() => undefined)), { once: true })
+else if (window.location.pathname === paths.home) afterFirstPaint(() => void loadLoginPage().catch(() => undefined))
 const LoginPage = lazy(() => loadLoginPage().then((m) => ({ default: m.LoginPage })))
 const AuthSection = lazy(() => import('@/features/carreras/routes/AuthSection').then((m) => ({ default: m.AuthSection })))
 const TestSection = lazy(() => import('@/features/test/routes/TestSection').then((m) => ({ default: m.TestSection })))
