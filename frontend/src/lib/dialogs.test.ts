@@ -36,6 +36,26 @@ describe('<html data-dialog>', () => {
     opener.remove()
   })
 
+  it('opens and closes without animation for a reader who asked for less motion', async () => {
+    const media = (reduce: boolean) => (query: string) =>
+      ({
+        matches: reduce && query.includes('reduced-motion'),
+        media: query,
+        addEventListener() {},
+        removeEventListener() {},
+      }) as unknown as MediaQueryList
+    const confirm = () => (document.querySelector('.swal2-confirm') as HTMLButtonElement).click()
+    for (const reduce of [true, false]) {
+      vi.spyOn(window, 'matchMedia').mockImplementation(media(reduce))
+      const shown = showInfo('Aviso', 'Texto')
+      await until('the dialog', () => state() === 'open')
+      expect(document.querySelector('.swal2-container')?.classList.contains('swal2-noanimation')).toBe(reduce)
+      confirm()
+      await shown
+      await until('the dialog to be gone', () => state() === undefined)
+    }
+  })
+
   it('follows a dialog that replaces one still closing, or still open', async () => {
     const confirm = () => (document.querySelector('.swal2-confirm') as HTMLButtonElement).click()
     const first = showInfo('Primero', 'Texto')

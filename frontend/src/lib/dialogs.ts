@@ -49,15 +49,26 @@ function markDialog(state: 'open' | 'closing' | null) {
   else delete document.documentElement.dataset.dialog
 }
 
+// SweetAlert2 zooms a dialog in and out and has no setting of its own for
+// a reader who asked the system for less motion; the page asks the browser.
+function reducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
+}
+
 export const base = {
   confirmButtonText: 'Aceptar',
   buttonsStyling: true,
   returnFocus: true,
   heightAuto: false,
+  // A getter: read each time a dialog is spread from base, so a preference
+  // changed while the page is open is followed.
+  get animation() {
+    return !reducedMotion()
+  },
   willOpen: () => markDialog('open'),
   willClose: () => markDialog('closing'),
   didClose: () => markDialog(null),
-} as const
+}
 
 export async function showError(title: string, text: string) {
   const s = await swal()
