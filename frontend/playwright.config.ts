@@ -48,6 +48,14 @@ export default defineConfig<object, WorkerOptions & { clusterStore: 'postgres' |
     launchOptions: { executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: chromiumArgs },
     locale: 'es-EC',
     timezoneId: 'America/Guayaquil',
+    // The browser asks for less motion, which the product honours: no smooth
+    // scrolling (index.css), dialogs without their zoom (lib/dialogs.ts).
+    // Those animations run on timers, and on a loaded machine they outlast
+    // Playwright's check that an element has stopped moving: a click on a
+    // dialog that SweetAlert2 was still opening was lost, its button 65 px
+    // above where it came to rest. The Firefox and WebKit journeys
+    // (e2e/engines) keep the animated path under test.
+    reducedMotion: 'reduce',
     // A failed test keeps its trace: every action with the page's DOM as it
     // was. Without the screencast: it made the suite about a fifth slower
     // on these 2 cores, and the failure's own screenshot is kept below.
