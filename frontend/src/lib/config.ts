@@ -3,18 +3,11 @@
 import { queryOptions, useQuery, type Query } from '@tanstack/react-query'
 import type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig } from '@/types/api'
 import { api } from './api-client'
+import { embeddedJSON } from './embedded-json'
 
 export type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig }
 
-export function embeddedConfig(): AppConfig | undefined {
-  const el = document.getElementById('app-config')
-  if (!el?.textContent) return undefined
-  try {
-    return JSON.parse(el.textContent) as AppConfig
-  } catch {
-    return undefined
-  }
-}
+export const embeddedConfig = () => embeddedJSON<AppConfig>('app-config')
 
 export const configQueryKey = ['config'] as const
 

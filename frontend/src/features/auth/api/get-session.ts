@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { embeddedJSON } from '@/lib/embedded-json'
 import type { Session } from '@/types/api'
 
 // The session's shapes are declared in src/types/api.ts; a guest gets user null.
@@ -14,17 +15,7 @@ export const getSession = () => api.get<Session>('/api/session')
 // asking /api/session. It stands for the moment the page was served only,
 // so it seeds the first session query and no later one (after a sign-in
 // or a sign-out the answer comes from the server).
-let servedAsGuest = embeddedGuestSession()
-
-function embeddedGuestSession(): Session | undefined {
-  const text = document.getElementById('app-session')?.textContent
-  if (!text) return undefined
-  try {
-    return JSON.parse(text) as Session
-  } catch {
-    return undefined
-  }
-}
+let servedAsGuest = embeddedJSON<Session>('app-session')
 
 function takeServedSession(): Session | undefined {
   const s = servedAsGuest
