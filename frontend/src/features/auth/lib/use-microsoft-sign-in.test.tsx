@@ -28,13 +28,20 @@ function Probe() {
   return <p data-testid="where">{useLocation().pathname}</p>
 }
 
-function renderAt(created: boolean) {
+// configArrives: the configuration is not in the page (behind Firebase
+// Hosting) and GET /api/config answers only once it resolves.
+function renderAt(created: boolean, configArrives?: Promise<void>) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const body = String(input).endsWith('/start') ? { nonce: 'n' } : { user, access: { test: false, admin: false }, created }
+    const url = String(input)
+    if (url.endsWith('/api/config')) {
+      await configArrives
+      return new Response(JSON.stringify(config), { status: 200 })
+    }
+    const body = url.endsWith('/start') ? { nonce: 'n' } : { user, access: { test: false, admin: false }, created }
     return new Response(JSON.stringify(body), { status: 200 })
   })
   const client = new QueryClient()
-  client.setQueryData(['config'], config)
+  if (!configArrives) client.setQueryData(['config'], config)
   render(
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={['/login']}>
@@ -71,5 +78,17 @@ describe('useMicrosoftSignIn (docs/product.md, Public pages and sign-in)', () =>
     renderAt(false)
     act(() => probe.start())
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/carreras'))
+  })
+
+  it('waits for a configuration still on its way instead of calling the sign-in not configured', async () => {
+    let arrive: () => void = () => undefined
+    renderAt(true, new Promise<void>((r) => (arrive = r)))
+    act(() => probe.start())
+    await new Promise((r) => setTimeout(r, 20))
+    expect(document.querySelector('.swal2-popup')).toBeNull()
+    expect(screen.getByTestId('where')).toHaveTextContent('/login')
+    arrive()
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/auth/carreras'))
+    expect(document.querySelector('.swal2-popup')).toBeNull()
   })
 })

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router-dom'
-import { useAppConfig } from '@/lib/config'
+import { configQueryOptions, type AppConfig } from '@/lib/config'
 import { ApiError } from '@/lib/api-client'
 import { showError, showInfo } from '@/lib/dialogs'
 import { paths } from '@/lib/paths'
@@ -17,15 +18,25 @@ import { MicrosoftNotConfiguredError, useMicrosoftLogin } from '../api/microsoft
 // open the button stays usable, because MSAL cannot tell that the user
 // closed the popup, and pressing again starts a new sign-in at once.
 export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () => void } = {}) {
-  const { data: config } = useAppConfig()
+  const qc = useQueryClient()
   const navigate = useNavigate()
   const mutation = useMicrosoftLogin()
   const [popupOpen, setPopupOpen] = useState(false)
   const attempt = useRef(0)
   const isPending = mutation.isPending && !popupOpen
 
+  // Behind Firebase Hosting the page does not carry the configuration, and a
+  // press can come before GET /api/config has answered: the press waits for
+  // it rather than telling the user the sign-in is not configured.
   const start = () => {
-    if (!config?.microsoft.enabled) {
+    void qc.ensureQueryData(configQueryOptions()).then(
+      (config) => begin(config),
+      (err: unknown) => console.warn('Inicio de sesión con Microsoft no completado', err),
+    )
+  }
+
+  const begin = (config: AppConfig) => {
+    if (!config.microsoft.enabled) {
       void showInfo(
         'Cuenta institucional no disponible',
         'El inicio de sesión con la cuenta institucional (UTPL) no está configurado en este servidor. Ingrese con su correo y contraseña.',

@@ -1,6 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router-dom'
 import { Button } from '@/components/ui/Button'
-import { useSession } from '@/features/auth/api/get-session'
+import { sessionQueryOptions } from '@/features/auth/api/get-session'
 import { useMicrosoftSignIn } from '@/features/auth/lib/use-microsoft-sign-in'
 import { useAppConfig } from '@/lib/config'
 import { paths } from '@/lib/paths'
@@ -15,15 +16,19 @@ const phases = [
 
 export function HomePage() {
   const navigate = useNavigate()
-  const { data: session } = useSession()
+  const qc = useQueryClient()
   const { data: config } = useAppConfig()
   const microsoft = useMicrosoftSignIn({ onNotConfigured: () => navigate(paths.login) })
   const videoUrl = config?.site.introVideoUrl
 
   // Exámenes: signed in, go practise; otherwise start the university sign-in.
+  // Behind Firebase Hosting the page does not carry the session, so a press
+  // that comes before GET /api/session has answered waits for it.
   const onExams = () => {
-    if (session?.user) navigate(paths.carreras)
-    else microsoft.start()
+    void qc.ensureQueryData(sessionQueryOptions()).then(
+      (session) => (session.user ? navigate(paths.carreras) : microsoft.start()),
+      () => microsoft.start(),
+    )
   }
 
   return (
