@@ -1,6 +1,6 @@
 // Runtime configuration. The server embeds it in index.html (a JSON script
 // element, allowed by the CSP); during `vite dev` it is fetched instead.
-import { queryOptions, useQuery, type Query } from '@tanstack/react-query'
+import { queryOptions, useQuery, type Query, type QueryClient } from '@tanstack/react-query'
 import type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig } from '@/types/api'
 import { api } from './api-client'
 import { embeddedJSON } from './embedded-json'
@@ -28,3 +28,13 @@ export const configQueryOptions = () =>
 export function useAppConfig() {
   return useQuery(configQueryOptions())
 }
+
+/**
+ * ensureConfig is how a press reads the configuration before it decides
+ * something on it (is the university sign-in on, is mail on). Behind Firebase
+ * Hosting the page does not carry the configuration, and a press can come
+ * before GET /api/config has answered; this waits for that answer, or takes
+ * the cached one, instead of reading "not there yet" as "switched off".
+ * Rendering may use useAppConfig; a decision on a press uses this.
+ */
+export const ensureConfig = (qc: QueryClient) => qc.ensureQueryData(configQueryOptions())

@@ -1,8 +1,17 @@
-import { screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { renderWithQuery } from '@/test/render'
 import { describe, expect, it, vi } from 'vitest'
+import { confirmAction, showError } from '@/lib/dialogs'
 import type { Group, GroupWithMembers, Member } from '../api/types'
 import { StudentsPage } from './StudentsPage'
+
+// The dialogs are SweetAlert2's (src/lib/dialogs.test.ts); here it matters
+// which one the page opens.
+vi.mock('@/lib/dialogs', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/dialogs')>()),
+  confirmAction: vi.fn(async () => false),
+  showError: vi.fn(async () => undefined),
+}))
 
 const group: Group = {
   id: 'g1',
@@ -32,8 +41,17 @@ function member(m: Partial<Member> & Pick<Member, 'email' | 'name' | 'signedIn'>
   }
 }
 
-function renderPage(data: GroupWithMembers) {
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(JSON.stringify(data), { status: 200 }))
+// configArrives: GET /api/config (with mail on) answers only once it
+// resolves, as behind Firebase Hosting, where the page does not carry it.
+function renderPage(data: GroupWithMembers, configArrives?: Promise<void>) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    if (String(input).endsWith('/api/config')) {
+      await configArrives
+      const config = { site: {}, microsoft: { enabled: false }, mail: { enabled: true } }
+      return new Response(JSON.stringify(config), { status: 200 })
+    }
+    return new Response(JSON.stringify(data), { status: 200 })
+  })
   renderWithQuery(<StudentsPage />, { router: '/' })
 }
 
@@ -103,5 +121,27 @@ describe('StudentsPage', () => {
     })
     expect(await screen.findByRole('button', { name: 'Quitar a Ana Pérez del grupo' })).toHaveTextContent('Quitar')
     expect(screen.getByRole('button', { name: 'Quitar a luis@utpl.edu.ec del grupo' })).toBeInTheDocument()
+  })
+
+  it('a reset pressed before the configuration has arrived waits for it, and offers to e-mail the link', async () => {
+    let arrive: () => void = () => undefined
+    renderPage(
+      {
+        group,
+        infoUnavailable: false,
+        students: [member({ email: 'ana@utpl.edu.ec', name: 'Ana Pérez', userId: 'U-ANA', signedIn: true })],
+      },
+      new Promise<void>((r) => (arrive = r)),
+    )
+    fireEvent.click(await screen.findByRole('button', { name: 'Restablecer la contraseña de Ana Pérez' }))
+    arrive()
+    await waitFor(() =>
+      expect(confirmAction).toHaveBeenCalledWith(
+        'Restablecer contraseña',
+        expect.stringContaining('Se enviará a ana@utpl.edu.ec un enlace'),
+        'Enviar por correo',
+      ),
+    )
+    expect(showError).not.toHaveBeenCalled()
   })
 })

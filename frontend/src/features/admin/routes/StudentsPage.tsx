@@ -1,9 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router-dom'
 import { Card } from '@/components/ui/Card'
 import { Notice } from '@/components/ui/Notice'
 import { PageSpinner } from '@/components/ui/Spinner'
 import { ApiError } from '@/lib/api-client'
-import { useAppConfig } from '@/lib/config'
+import { ensureConfig } from '@/lib/config'
 import { closeDialog, confirmAction, showError, showLoading, showSuccess } from '@/lib/dialogs'
 import { showApiError } from '@/lib/errors'
 import { formatDateTime } from '@/lib/format'
@@ -18,12 +19,19 @@ import { adminPaths } from '@/lib/paths'
 // the student's own address: a tutor who saw it could choose the
 // student's password and sign in as them.
 function useResetPassword() {
-  const { data: config } = useAppConfig()
+  const qc = useQueryClient()
   const issue = useIssuePasswordReset()
   return async (m: Member) => {
     if (!m.userId) return
     const who = m.name || m.email
-    if (!config?.mail?.enabled) {
+    let config
+    try {
+      config = await ensureConfig(qc)
+    } catch (err) {
+      void showApiError(err, 'Restablecer contraseña')
+      return
+    }
+    if (!config.mail.enabled) {
       void showError(
         'Restablecer contraseña',
         'El enlace para elegir una nueva contraseña solo se envía al correo del estudiante, y este servidor no tiene configurado el envío de correos. Pida al administrador que restablezca la contraseña.',

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router-dom'
-import { configQueryOptions, type AppConfig } from '@/lib/config'
+import { ensureConfig, type AppConfig } from '@/lib/config'
 import { ApiError } from '@/lib/api-client'
 import { showError, showInfo } from '@/lib/dialogs'
 import { paths } from '@/lib/paths'
@@ -25,14 +25,10 @@ export function useMicrosoftSignIn({ onNotConfigured }: { onNotConfigured?: () =
   const attempt = useRef(0)
   const isPending = mutation.isPending && !popupOpen
 
-  // Behind Firebase Hosting the page does not carry the configuration, and a
-  // press can come before GET /api/config has answered: the press waits for
-  // it rather than telling the user the sign-in is not configured.
+  // The press waits for the configuration (ensureConfig) rather than telling
+  // the user the sign-in is not configured while it is still on its way.
   const start = () => {
-    void qc.ensureQueryData(configQueryOptions()).then(
-      (config) => begin(config),
-      (err: unknown) => console.warn('Inicio de sesión con Microsoft no completado', err),
-    )
+    void ensureConfig(qc).then(begin, (err: unknown) => console.warn('Inicio de sesión con Microsoft no completado', err))
   }
 
   const begin = (config: AppConfig) => {
