@@ -59,10 +59,14 @@ export function useRunnerAttempt(id: string) {
   return useQuery(runnerQueryOptions(id))
 }
 
-// useSetAttempt stores an attempt the server answered with.
+// useSetAttempt stores an attempt the server answered with. A read of the
+// attempt still on its way was sent before this answer and may hold the
+// state before the change (the phase just ended): it is dropped, or it would
+// overwrite the answer when it lands and the page would go back a phase.
 export function useSetAttempt() {
   const qc = useQueryClient()
   return (a: Attempt) => {
+    void qc.cancelQueries({ queryKey: attemptKeys.one(a.id), exact: true })
     qc.setQueryData(attemptKeys.one(a.id), a)
     if (a.status !== 'in_progress') void qc.invalidateQueries({ queryKey: attemptKeys.all, refetchType: 'none' })
   }
