@@ -175,7 +175,51 @@ export interface EngineBrowser {
   /** Sizes the page's viewport as closely as the engine allows; returns what it got. */
   setViewport(width: number, height: number): Promise<{ width: number; height: number }>
   screenshot(path: string): Promise<void>
+  /** What the engine's driver process printed last, where there is one (for a failed test's report). */
+  driverLog(): Promise<string>
   close(): Promise<void>
+}
+
+/**
+ * traced wraps a browser so that every call of its interface is written to
+ * a trail: when it started (milliseconds since the browser opened), what it
+ * was given, how long it took and how it ended. A test that runs out of time
+ * reports only the test's timeout; the trail names the call still waiting,
+ * and the fixture prints it when the test failed.
+ */
+export function traced(b: EngineBrowser): { browser: EngineBrowser; trail: () => string[] } {
+  const opened = Date.now()
+  type Entry = { started: number; call: string; outcome?: string }
+  const entries: Entry[] = []
+  const isTarget = (a: object) => ['role', 'label', 'css', 'text'].some((k) => k in a)
+  const show = (a: unknown) =>
+    typeof a === 'function'
+      ? String(a).replace(/\s+/g, ' ').slice(0, 60)
+      : typeof a === 'object' && a !== null && isTarget(a)
+        ? describe(a as Target)
+        : JSON.stringify(a)
+  const browser = new Proxy(b, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown
+      if (typeof value !== 'function' || typeof key !== 'string' || key === 'driverLog') return value
+      return (...args: unknown[]) => {
+        const entry: Entry = { started: Date.now(), call: `${key}(${args.map(show).join(', ').slice(0, 160)})` }
+        entries.push(entry)
+        if (entries.length > 60) entries.shift()
+        const end = (how: string) => (entry.outcome = `${how} after ${Date.now() - entry.started} ms`)
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).then(
+          (v) => (end('ok'), v),
+          (e: unknown) => {
+            end(`failed: ${String(e).slice(0, 300)}`)
+            throw e
+          },
+        )
+      }
+    },
+  })
+  const trail = () =>
+    entries.map((e) => `+${e.started - opened} ms ${e.call}: ${e.outcome ?? `STILL WAITING after ${Date.now() - e.started} ms`}`)
+  return { browser, trail }
 }
 
 /** pollUntil calls check until it returns a value other than undefined, or fails after the deadline. */

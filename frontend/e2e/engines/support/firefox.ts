@@ -12,6 +12,9 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     browser: 'firefox',
     executablePath: firefoxBinary,
     headless: true,
+    // Puppeteer's default bound on a protocol call (180 s) is the test's
+    // whole budget; a call that never returns should fail naming itself.
+    protocolTimeout: 60_000,
     defaultViewport: { width: 1280, height: 800 },
     extraPrefsFirefox: {
       'media.navigator.streams.fake': true,
@@ -23,6 +26,7 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
   })
   const version = await browser.version()
   const page: Page = (await browser.pages())[0] ?? (await browser.newPage())
+  page.setDefaultTimeout(30_000)
   const url = (p: string) => new URL(p, baseURL).toString()
 
   const call = async <R>(fnSource: string, ...args: unknown[]): Promise<R> =>
@@ -96,6 +100,7 @@ export async function openFirefox(baseURL: string): Promise<EngineBrowser> {
     async screenshot(path) {
       await page.screenshot({ path: path as `${string}.png` })
     },
+    driverLog: async () => '',
     async close() {
       await browser.close()
     },

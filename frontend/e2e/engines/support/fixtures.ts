@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs'
 import { test as base, expect } from '../../support/simulator'
 import { startServer, type ServerHandle } from '../../support/server'
-import type { EngineBrowser, EngineName } from './driver'
+import { traced, type EngineBrowser, type EngineName } from './driver'
 import { firefoxBinary, openFirefox } from './firefox'
 import { miniBrowserBinary, openWebKit, webkitDriverBinary } from './webkit'
 
@@ -45,18 +45,25 @@ export const test = base.extend<EngineFixtures, { server: ServerHandle }>({
   engine: ['firefox', { option: true }],
   otherEngine: async ({ engine }, use) => use(engine === 'firefox' ? 'webkit' : 'firefox'),
   open: async ({ engine, server }, use, testInfo) => {
-    const opened: EngineBrowser[] = []
+    const opened: { b: EngineBrowser; trail: () => string[] }[] = []
     await use(async (which = engine) => {
       const why = missing(which)
       test.skip(why !== null, why ?? '')
-      const b = which === 'firefox' ? await openFirefox(server.url) : await openWebKit(server.url)
-      opened.push(b)
+      const { browser: b, trail } = traced(which === 'firefox' ? await openFirefox(server.url) : await openWebKit(server.url))
+      opened.push({ b, trail })
       testInfo.annotations.push({ type: 'browser', description: `${which}: ${b.version}` })
       return b
     })
-    for (const [i, b] of opened.entries()) {
-      if (testInfo.status !== testInfo.expectedStatus)
+    // A failed test prints each browser's trail of calls, the last one still
+    // waiting if the test ran out of time, and what the driver printed: the
+    // CI log is often all there is to go on.
+    const failed = testInfo.status !== testInfo.expectedStatus
+    for (const [i, { b, trail }] of opened.entries()) {
+      if (failed) {
+        const log = await b.driverLog().catch(() => '')
+        console.log([`-- ${b.engine} browser ${i}: its last calls`, ...trail(), ...(log ? [`-- its driver printed:`, log] : [])].join('\n'))
         await b.screenshot(testInfo.outputPath(`${b.engine}-${i}.png`)).catch(() => undefined)
+      }
       await b.close().catch(() => undefined)
     }
   },

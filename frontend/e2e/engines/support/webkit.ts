@@ -16,6 +16,13 @@ export const webkitDriverBinary = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebK
 // dpkg -L libwebkit2gtk-4.1-0 lists it here on amd64; WEBKIT_MINIBROWSER names another.
 export const miniBrowserBinary = process.env.WEBKIT_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
 
+// WebDriver's default page-load timeout is 300 s, longer than a test; a
+// command that waits for a load (navigating, or a click that navigates)
+// would outlast the test and leave only "Test timeout exceeded". These
+// bounds make such a wait fail with WebDriver's own "timeout" error.
+const sessionTimeouts = { script: 30_000, pageLoad: 30_000, implicit: 0 }
+const commandBound = 60_000
+
 // The key under which W3C WebDriver sends an element reference.
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'
 type ElementRef = { [ELEMENT]: string }
@@ -60,12 +67,23 @@ async function startDriver(): Promise<{ child: ChildProcess; base: string; outpu
 
 export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
   const driver = await startDriver()
+  // Every command is bounded. The session's own timeouts (below) end a
+  // script or a page load first, with WebDriver's error; this bound catches
+  // a driver that stops answering at all, and names the command.
   const send = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${driver.base}${path}`, {
-      method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
+    let res: Response
+    try {
+      res = await fetch(`${driver.base}${path}`, {
+        method,
+        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(commandBound),
+      })
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'TimeoutError')
+        throw new WebDriverError('no answer', `WebKitWebDriver did not answer ${method} ${path} within ${commandBound} ms`)
+      throw e
+    }
     const json = (await res.json()) as { value: T & { error?: string; message?: string } }
     if (!res.ok) throw new WebDriverError(json.value?.error ?? String(res.status), json.value?.message ?? '')
     return json.value
@@ -75,6 +93,7 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     session = await send('POST', '/session', {
       capabilities: {
         alwaysMatch: {
+          timeouts: sessionTimeouts,
           'webkitgtk:browserOptions': {
             binary: miniBrowserBinary,
             args: ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true'],
@@ -196,6 +215,7 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     async screenshot(path) {
       writeFileSync(path, Buffer.from(await send<string>('GET', `${s}/screenshot`), 'base64'))
     },
+    driverLog: async () => driver.output().slice(-4_000),
     async close() {
       await send('DELETE', s).catch(() => undefined)
       if (driver.child.exitCode !== null || driver.child.signalCode !== null) return
