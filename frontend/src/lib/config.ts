@@ -1,5 +1,8 @@
 // Runtime configuration. The server embeds it in index.html (a JSON script
-// element, allowed by the CSP); during `vite dev` it is fetched instead.
+// element, allowed by the CSP). Where the page comes without it (`vite dev`,
+// or Firebase Hosting serving the static index.html) it is fetched instead:
+// render from useAppConfig, and decide on a press with ensureConfig, which
+// waits for an answer still on its way.
 import { queryOptions, useQuery, type Query, type QueryClient } from '@tanstack/react-query'
 import type { AppConfig, MailConfig, MicrosoftConfig, SiteConfig } from '@/types/api'
 import { api } from './api-client'

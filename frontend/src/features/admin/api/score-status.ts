@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
+import { storeAnswer } from '@/lib/query-client'
 import { ltiKeys, type ScoreStatus } from './lti-types'
 
 const path = (attemptId: string) => `/api/admin/lti/attempts/${encodeURIComponent(attemptId)}/score`
@@ -26,6 +27,7 @@ export function useSendScore() {
   const qc = useQueryClient()
   return useMutation({
     mutationFn: sendScore,
-    onSuccess: (st, { attemptId, gradedAt }) => qc.setQueryData(ltiKeys.score(attemptId, gradedAt), st),
+    // A poll sent before the press may land after it with the state before.
+    onSuccess: (st, { attemptId, gradedAt }) => storeAnswer(qc, ltiKeys.score(attemptId, gradedAt), st),
   })
 }

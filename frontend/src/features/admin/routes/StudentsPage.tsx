@@ -24,13 +24,8 @@ function useResetPassword() {
   return async (m: Member) => {
     if (!m.userId) return
     const who = m.name || m.email
-    let config
-    try {
-      config = await ensureConfig(qc)
-    } catch (err) {
-      void showApiError(err, 'Restablecer contraseña')
-      return
-    }
+    const config = await ensureConfig(qc).catch((err: unknown) => void showApiError(err, 'Restablecer contraseña'))
+    if (!config) return
     if (!config.mail.enabled) {
       void showError(
         'Restablecer contraseña',

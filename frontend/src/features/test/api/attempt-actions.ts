@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
+import { storeAnswer } from '@/lib/query-client'
 import type { Attempt, Difficulty, Levels, LevelsRequest, Mode, NotesRequest, PhaseRequest, StartRequest } from '@/types/api'
 import { serverClock } from '../lib/clock'
 
@@ -60,14 +61,12 @@ export function useRunnerAttempt(id: string) {
 }
 
 // useSetAttempt stores an attempt the server answered with. A read of the
-// attempt still on its way was sent before this answer and may hold the
-// state before the change (the phase just ended): it is dropped, or it would
-// overwrite the answer when it lands and the page would go back a phase.
+// attempt still on its way may hold the state before the change (the phase
+// just ended); storeAnswer drops it, or the page would go back a phase.
 export function useSetAttempt() {
   const qc = useQueryClient()
   return (a: Attempt) => {
-    void qc.cancelQueries({ queryKey: attemptKeys.one(a.id), exact: true })
-    qc.setQueryData(attemptKeys.one(a.id), a)
+    storeAnswer(qc, attemptKeys.one(a.id), a)
     if (a.status !== 'in_progress') void qc.invalidateQueries({ queryKey: attemptKeys.all, refetchType: 'none' })
   }
 }
