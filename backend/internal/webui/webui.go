@@ -107,7 +107,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				// stylesheet (vite.config.ts, precompress): sent whole
 				// to a browser that takes br, smaller than the gzip
 				// the server would make.
-				w.Header().Add("Vary", "Accept-Encoding")
+				// The server's compression middleware, in front of
+				// this handler, has already said so; said twice, the
+				// header is only noise in every cache's key.
+				if !varies(w.Header(), "Accept-Encoding") {
+					w.Header().Add("Vary", "Accept-Encoding")
+				}
 				if br, err := fs.ReadFile(h.files, name+".br"); err == nil && acceptsBrotli(r) {
 					w.Header().Set("Content-Encoding", "br")
 					w.Header().Set("Content-Length", strconv.Itoa(len(br)))
@@ -139,6 +144,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet {
 		_, _ = w.Write(page)
 	}
+}
+
+// varies reports whether the response's Vary header already names field.
+func varies(h http.Header, field string) bool {
+	for _, v := range h.Values("Vary") {
+		for name := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(name), field) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // acceptsBrotli reports whether the request's Accept-Encoding takes br

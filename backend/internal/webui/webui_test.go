@@ -28,6 +28,22 @@ func get(t *testing.T, h http.Handler, path, acceptEncoding string) *httptest.Re
 	return res
 }
 
+func TestAssetsVaryOnAcceptEncodingOnce(t *testing.T) {
+	h := HandlerFS(testFiles(), Page{Config: []byte(`{}`)})
+	// In front of it in the server, the compression middleware has already
+	// added the same Vary before calling it.
+	compressed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Vary", "Accept-Encoding")
+		h.ServeHTTP(w, r)
+	})
+	for _, handler := range []http.Handler{h, compressed} {
+		res := get(t, handler, "/assets/app-abc.js", "br")
+		if got := res.Header().Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+			t.Fatalf("Vary = %q, want one Accept-Encoding", got)
+		}
+	}
+}
+
 func TestBrotliCopyGoesToBrowsersThatTakeIt(t *testing.T) {
 	h := HandlerFS(testFiles(), Page{Config: []byte(`{}`)})
 	for _, tc := range []struct {
