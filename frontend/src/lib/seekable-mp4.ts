@@ -30,16 +30,20 @@ function boxes(view: DataView, from: number, to: number): Box[] {
   return out
 }
 
-// A full box's duration: after version and flags, then (version 0) two
-// 32-bit times, or (version 1) two 64-bit times, and for tkhd a track ID and
-// a reserved word before it; mdhd and mvhd start with the timescale.
+// mvhd, tkhd, mdhd and mehd are full boxes: a version byte and three flag
+// bytes come first. Version 1 writes its times and durations in 64 bits,
+// version 0 in 32.
+const isWide = (view: DataView, box: Box) => view.getUint8(box.dataStart) === 1
+
+// afterTimes is where mvhd, tkhd and mdhd go on after their creation and
+// modification times.
+const afterTimes = (view: DataView, box: Box) => box.dataStart + 4 + (isWide(view, box) ? 16 : 8)
+
+// The duration follows the timescale in mvhd and mdhd, a track ID and a
+// reserved word in tkhd, and comes first in mehd.
 function setDuration(view: DataView, box: Box, ticks: number) {
-  const version = view.getUint8(box.dataStart)
-  let at: number
-  if (box.type === 'tkhd') at = box.dataStart + 4 + (version === 1 ? 16 + 8 : 8 + 8)
-  else if (box.type === 'mehd') at = box.dataStart + 4
-  else at = box.dataStart + 4 + (version === 1 ? 16 + 4 : 8 + 4)
-  const width = version === 1 ? 8 : 4
+  const at = box.type === 'mehd' ? box.dataStart + 4 : afterTimes(view, box) + (box.type === 'tkhd' ? 8 : 4)
+  const width = isWide(view, box) ? 8 : 4
   if (at + width > box.end) return
   if (width === 8) {
     if (view.getBigUint64(at) === 0n) view.setBigUint64(at, BigInt(ticks))
@@ -47,8 +51,7 @@ function setDuration(view: DataView, box: Box, ticks: number) {
 }
 
 function timescale(view: DataView, box: Box): number {
-  const version = view.getUint8(box.dataStart)
-  const at = box.dataStart + 4 + (version === 1 ? 16 : 8)
+  const at = afterTimes(view, box)
   return at + 4 <= box.end ? view.getUint32(at) : 0
 }
 

@@ -93,13 +93,20 @@ function readUint(b: Uint8Array, e: Element): number {
   return v
 }
 
+// segmentOf reads the EBML header and returns the Segment that follows it,
+// or null for input that is not a WebM file.
+function segmentOf(b: Uint8Array): Element | null {
+  const header = readElement(b, 0)
+  if (!header || header.id !== EBML || header.unknown) return null
+  const segment = readElement(b, header.dataStart + header.size)
+  return segment?.id === SEGMENT ? segment : null
+}
+
 function withDuration(input: ArrayBuffer, durationMs: number): ArrayBuffer {
   const b = new Uint8Array(input)
   if (!(durationMs > 0)) return input
-  const header = readElement(b, 0)
-  if (!header || header.id !== EBML || header.unknown) return input
-  const segment = readElement(b, header.dataStart + header.size)
-  if (!segment || segment.id !== SEGMENT) return input
+  const segment = segmentOf(b)
+  if (!segment) return input
   const segmentEnd = segment.unknown ? b.length : Math.min(b.length, segment.dataStart + segment.size)
 
   // The segment's children up to the first cluster: Info, and whatever
@@ -166,10 +173,8 @@ function withDuration(input: ArrayBuffer, durationMs: number): ArrayBuffer {
 // finds no point to seek to and fails to play the file at all ("demuxer
 // seek failed"). Only the flag bit of each block changes, in place.
 function markAudioKeyframes(b: Uint8Array): void {
-  const header = readElement(b, 0)
-  if (!header || header.unknown) return
-  const segment = readElement(b, header.dataStart + header.size)
-  if (!segment || segment.id !== SEGMENT) return
+  const segment = segmentOf(b)
+  if (!segment) return
   let audioOnly = false
   for (let at = segment.dataStart; at < b.length;) {
     const e = readElement(b, at)

@@ -59,8 +59,8 @@ export function RecordingPlayer({ attemptId, recording, label, audioRef }: Recor
         // The player picks a decoder by the blob's type: make it the
         // recording's (WebM, MP4 or Ogg), whatever the response said.
         if (blob.type !== type) blob = new Blob([blob], { type })
-        if (isWebm(type) && durationMs > 0) blob = new Blob([seekableWebm(await blob.arrayBuffer(), durationMs)], { type })
-        else if (isMp4(type) && durationMs > 0) blob = new Blob([withMp4Duration(await blob.arrayBuffer(), durationMs)], { type })
+        const repair = isWebm(type) ? seekableWebm : isMp4(type) ? withMp4Duration : null
+        if (repair && durationMs > 0) blob = new Blob([repair(await blob.arrayBuffer(), durationMs)], { type })
         if (!alive) return
         url = URL.createObjectURL(blob)
         settle({ kind: 'ready', url, mimeType: type })
