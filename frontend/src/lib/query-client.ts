@@ -1,4 +1,4 @@
-import { QueryClient, type QueryKey } from '@tanstack/react-query'
+import { QueryClient } from '@tanstack/react-query'
 import { ApiError } from './api-client'
 
 export function createQueryClient() {
@@ -13,18 +13,4 @@ export function createQueryClient() {
       mutations: { retry: false },
     },
   })
-}
-
-/**
- * storeAnswer puts what the server answered to a change in the cache. A read
- * of the same key still on its way was sent before the change and may hold
- * the state before it: left alone, it would overwrite the answer when it
- * lands. It is cancelled first; TanStack Query then keeps the stored answer
- * (a manual setQueryData becomes the state a cancelled fetch reverts to).
- * A mutation that invalidates the key afterwards needs none of this: the
- * refetch cancels the read in flight.
- */
-export function storeAnswer<T>(qc: QueryClient, queryKey: QueryKey, data: T) {
-  void qc.cancelQueries({ queryKey, exact: true })
-  qc.setQueryData(queryKey, data)
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
-import { storeAnswer } from '@/lib/query-client'
+import { storeAnswer } from '@/lib/store-answer'
 import { ltiKeys, type ScoreStatus } from './lti-types'
 
 const path = (attemptId: string) => `/api/admin/lti/attempts/${encodeURIComponent(attemptId)}/score`

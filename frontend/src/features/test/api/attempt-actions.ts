@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/lib/api-client'
 import { attemptKeys } from '@/lib/attempts'
-import { storeAnswer } from '@/lib/query-client'
+import { storeAnswer } from '@/lib/store-answer'
 import type { Attempt, Difficulty, Levels, LevelsRequest, Mode, NotesRequest, PhaseRequest, StartRequest } from '@/types/api'
 import { serverClock } from '../lib/clock'
 

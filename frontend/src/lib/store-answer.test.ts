@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { storeAnswer } from './query-client'
+import { storeAnswer } from './store-answer'
 
 describe('storeAnswer', () => {
   it('keeps the answer to a change when a read sent before the change lands after it', async () => {
