@@ -124,11 +124,14 @@ export function findTargets(t: WireTarget): Element[] {
  * bringToRest runs in the page on an element about to be clicked. It
  * scrolls the element to the middle of the viewport (instantly: the page
  * scrolls smoothly), so it does not sit under the fixed header or the
- * phone's sticky status bar, and then waits until its box is the same in
- * two frames in a row, as Playwright's own clicks do. A SweetAlert2 dialog
- * grows into place for a few hundred milliseconds: a click aimed at its
- * button's box while it grows can land beside the button, and the dialog
- * stays open. Returns whether the element came to rest within two seconds.
+ * phone's sticky status bar, and then waits until nothing moves it: no
+ * finite animation runs on it or on a box around it, and its box is the
+ * same in two frames in a row. A SweetAlert2 dialog grows into place for a
+ * few hundred milliseconds: a click aimed at its button's box while it grows
+ * can land beside the button, and the dialog stays open. On a loaded machine
+ * an animation can stand still for two frames before it starts, so the box
+ * alone does not tell. Returns whether the element came to rest within two
+ * seconds.
  */
 export async function bringToRest(el: Element): Promise<boolean> {
   el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' })
@@ -137,12 +140,20 @@ export async function bringToRest(el: Element): Promise<boolean> {
     const r = el.getBoundingClientRect()
     return [r.x, r.y, r.width, r.height].join()
   }
+  // A spinner's endless turn moves nothing around it; a finite animation
+  // (a dialog growing, a panel sliding in) does.
+  const moving = () =>
+    document.getAnimations().some((a) => {
+      if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect)) return false
+      const target = a.effect.target
+      return target instanceof Element && target.contains(el) && a.effect.getComputedTiming().iterations !== Infinity
+    })
   const until = Date.now() + 2_000
   let last = box()
   while (Date.now() < until) {
     await frame()
     const now = box()
-    if (now === last) return true
+    if (now === last && !moving()) return true
     last = now
   }
   return false

@@ -45,6 +45,7 @@ export const test = base.extend<EngineFixtures, { server: ServerHandle }>({
   engine: ['firefox', { option: true }],
   otherEngine: async ({ engine }, use) => use(engine === 'firefox' ? 'webkit' : 'firefox'),
   open: async ({ engine, server }, use, testInfo) => {
+    const serverLogFrom = server.logs().length
     const opened: { b: EngineBrowser; trail: () => string[] }[] = []
     await use(async (which = engine) => {
       const why = missing(which)
@@ -66,5 +67,6 @@ export const test = base.extend<EngineFixtures, { server: ServerHandle }>({
       }
       await b.close().catch(() => undefined)
     }
+    if (failed) console.log(`-- the server's log during the test (its end):\n${server.logs().slice(serverLogFrom).slice(-6_000)}`)
   },
 })

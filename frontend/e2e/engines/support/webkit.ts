@@ -127,6 +127,20 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       return el ?? undefined
     })
 
+  // What a page that did not finish loading had: its state, the resources
+  // it had fetched (with their end), and its scripts and links.
+  const pageState = () =>
+    call<unknown>(`() => ({
+      readyState: document.readyState,
+      url: location.href,
+      fetched: performance.getEntriesByType('resource').map((r) => r.name + ' ' + Math.round(r.startTime) + '-' + Math.round(r.responseEnd) + ' ms'),
+      asked: Array.from(document.querySelectorAll('script[src], link[href]')).map((e) => e.src || e.rel + ' ' + e.href),
+      text: (document.body?.innerText ?? '').slice(0, 120),
+    })`).then(
+      (v) => JSON.stringify(v),
+      (e: unknown) => `unreadable (${String(e)})`,
+    )
+
   // The microphone is granted as a user granting the prompt would, where the
   // driver has the Permissions extension command. WebKitGTK 2.50's driver
   // has not (unknown command): its automation session lets the mock
@@ -150,7 +164,13 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       // going again is what a user would do.
       const wanted = new URL(url(p))
       await pollUntil(`${p} to load`, 30_000, async () => {
-        await send('POST', `${s}/url`, { url: wanted.toString() })
+        try {
+          await send('POST', `${s}/url`, { url: wanted.toString() })
+        } catch (e) {
+          if (e instanceof WebDriverError && e.code === 'timeout')
+            throw new Error(`${e.message}; the page then: ${await pageState()}`, { cause: e })
+          throw e
+        }
         const loaded = await call<string | undefined>("() => performance.getEntriesByType('navigation')[0]?.name")
         return loaded !== undefined && new URL(loaded).pathname === wanted.pathname ? true : undefined
       })
