@@ -16,12 +16,26 @@ export const webkitDriverBinary = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebK
 // dpkg -L libwebkit2gtk-4.1-0 lists it here on amd64; WEBKIT_MINIBROWSER names another.
 export const miniBrowserBinary = process.env.WEBKIT_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
 
-// WebDriver's default page-load timeout is 300 s, longer than a test; a
-// command that waits for a load (navigating, or a click that navigates)
-// would outlast the test and leave only "Test timeout exceeded". These
-// bounds make such a wait fail with WebDriver's own "timeout" error.
+// WebKitGTK 2.50's driver now and then never answers a navigation whose
+// page has finished loading (document.readyState "complete", the page
+// drawn and running): the load's end can reach the browser after the
+// navigation's record has been retired, and the driver's wait for it is
+// then never resolved. With its default 300 s page-load timeout that
+// outlasts the test, which CI reported as a bare "Test timeout of 180000ms
+// exceeded"; a soak under load caught it on the first page of a fresh
+// session. So the driver is told not to wait for loads at all
+// (pageLoadStrategy "none": its wait returns at once), and goto and reload
+// wait for the new document themselves (loadedAfter below), as the journeys
+// wait for every other state.
+const pageLoadStrategy = 'none'
+// Bounds on the rest: a script that never settles, and a driver that stops
+// answering at all (commandBound), fail naming the command.
 const sessionTimeouts = { script: 30_000, pageLoad: 30_000, implicit: 0 }
 const commandBound = 60_000
+
+// The mark left on a document about to be replaced, so that its own
+// "complete" is never taken for the new document's.
+const LEFT = '__engineJourneyLeftThisDocument'
 
 // The key under which W3C WebDriver sends an element reference.
 const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'
@@ -93,6 +107,7 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
     session = await send('POST', '/session', {
       capabilities: {
         alwaysMatch: {
+          pageLoadStrategy,
           timeouts: sessionTimeouts,
           'webkitgtk:browserOptions': {
             binary: miniBrowserBinary,
@@ -126,6 +141,29 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       })
       return el ?? undefined
     })
+
+  // loadedAfter marks the document on screen, starts a navigation, and
+  // waits until a document without the mark has loaded (readyState
+  // "complete"; the blank page a session starts on does not count); it returns the address that document was loaded from. A
+  // script sent while the navigation is under way may fail (the document it
+  // ran in went away): that is one more look, not an error.
+  const loadedAfter = async (navigate: () => Promise<unknown>, what: string) => {
+    await call(`() => { window['${LEFT}'] = true }`).catch(() => undefined)
+    await navigate()
+    try {
+      // WebDriver sends a script's undefined back as null: not there yet.
+      return await pollUntil(
+        `${what} to load`,
+        20_000,
+        async () =>
+          (await call<string | null>(
+            `() => window['${LEFT}'] || location.protocol === 'about:' || document.readyState !== 'complete' ? null : performance.getEntriesByType('navigation')[0]?.name ?? location.href`,
+          )) ?? undefined,
+      )
+    } catch (e) {
+      throw new Error(`${String(e)}; the page then: ${await pageState()}`, { cause: e })
+    }
+  }
 
   // What a page that did not finish loading had: its state, the resources
   // it had fetched (with their end), and its scripts and links.
@@ -164,19 +202,12 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
       // going again is what a user would do.
       const wanted = new URL(url(p))
       await pollUntil(`${p} to load`, 30_000, async () => {
-        try {
-          await send('POST', `${s}/url`, { url: wanted.toString() })
-        } catch (e) {
-          if (e instanceof WebDriverError && e.code === 'timeout')
-            throw new Error(`${e.message}; the page then: ${await pageState()}`, { cause: e })
-          throw e
-        }
-        const loaded = await call<string | undefined>("() => performance.getEntriesByType('navigation')[0]?.name")
-        return loaded !== undefined && new URL(loaded).pathname === wanted.pathname ? true : undefined
+        const loaded = await loadedAfter(() => send('POST', `${s}/url`, { url: wanted.toString() }), p)
+        return new URL(loaded).pathname === wanted.pathname ? true : undefined
       })
     },
     async reload() {
-      await send('POST', `${s}/refresh`, {})
+      await loadedAfter(() => send('POST', `${s}/refresh`, {}), 'the reload')
     },
     url: () => send<string>('GET', `${s}/url`),
     async click(target, opts) {
