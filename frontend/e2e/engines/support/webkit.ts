@@ -144,9 +144,10 @@ export async function openWebKit(baseURL: string): Promise<EngineBrowser> {
 
   // loadedAfter marks the document on screen, starts a navigation, and
   // waits until a document without the mark has loaded (readyState
-  // "complete"; the blank page a session starts on does not count); it returns the address that document was loaded from. A
-  // script sent while the navigation is under way may fail (the document it
-  // ran in went away): that is one more look, not an error.
+  // "complete"; the blank page a session starts on does not count). It
+  // returns the address that document was loaded from. A script sent while
+  // the navigation is under way may fail (the document it ran in went
+  // away): that is one more look, not an error.
   const loadedAfter = async (navigate: () => Promise<unknown>, what: string) => {
     await call(`() => { window['${LEFT}'] = true }`).catch(() => undefined)
     await navigate()
