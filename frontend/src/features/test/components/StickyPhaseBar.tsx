@@ -56,8 +56,12 @@ export function StickyPhaseBar({
     : 'Esta fase no se graba'
   return (
     <>
-      {/* Room for the bar at the end of the page, so it never covers the last controls. */}
-      <div aria-hidden="true" className={away ? 'h-16' : 'h-16 md:hidden'} />
+      {/* Room for the bar at the end of the page, so it never covers the last
+          controls. Always there, whether the bar shows or not: made only
+          when the bar appears (on a wide screen, as the phase card scrolls
+          away) it pushed "Abandonar intento" 64 px down just as the student
+          scrolled to it, and a click aimed at it landed above it. */}
+      <div aria-hidden="true" className="h-16" />
       <div
         id="barra-estado"
         aria-hidden="true"
